@@ -1,0 +1,77 @@
+/**
+ * The Hono application: /web API (JSON, envelope, logging, errors) and, in production, the built SPA.
+ */
+import { randomUUID } from 'node:crypto'
+import { Hono } from 'hono'
+import pkg from '../../package.json' with { type: 'json' }
+import type { AppDeps, AppEnv } from './context'
+import { fail } from './envelope'
+import { ApiError } from './errors'
+import { buildOpenApi } from './openapi'
+import { type AnyRoute, mountRoutes } from './route'
+import { allRoutes } from './routes'
+import { serveSpa } from './spa'
+
+export interface AppOptions {
+  /** Directory of the built SPA; omit to serve the API only (tests, dev behind Vite). */
+  staticDir?: string
+  routes?: AnyRoute[]
+}
+
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  const routes = options.routes ?? allRoutes
+  const app = new Hono<AppEnv>()
+  // Same router as `app`, with every path under /web.
+  const api = app.basePath('/web')
+
+  api.use('*', async (c, next) => {
+    const started = performance.now()
+    const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID()
+    c.set('deps', deps)
+    c.set('requestId', requestId)
+    c.header('x-request-id', requestId)
+    c.header('cache-control', 'no-store')
+    await next()
+    // The route pattern, never the concrete path: paths can hold e-mails and phone numbers.
+    deps.logger.info(
+      {
+        requestId,
+        method: c.req.method,
+        route: c.req.routePath === '/web/*' ? '(unmatched)' : c.req.routePath,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    )
+  })
+
+  let openApi: ReturnType<typeof buildOpenApi> | undefined
+  api.get('/openapi.json', (c) => {
+    openApi ??= buildOpenApi(routes, pkg.version)
+    return c.json(openApi)
+  })
+  api.get('/health', async (c) =>
+    c.json({
+      success: true,
+      data: { status: 'ok', database: deps.database.kind },
+      response: { status: 200 },
+    }),
+  )
+  mountRoutes(api, routes)
+
+  api.all('*', (c) => fail(c, 404, 'notFound', 'No such API endpoint.'))
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return fail(c, error.status, error.code, error.message, error.violations)
+    deps.logger.error(
+      {
+        requestId: c.get('requestId'),
+        err: { name: error.name, message: error.message, stack: error.stack },
+      },
+      'unhandled error',
+    )
+    return fail(c, 500, 'internalError', 'Internal server error.')
+  })
+
+  if (options.staticDir) serveSpa(app, options.staticDir)
+  return app
+}

@@ -1,0 +1,25 @@
+/**
+ * Errors the API answers on purpose. Anything else thrown becomes a bare 500 with no internals in the body.
+ */
+export interface Violation {
+  propertyPath: string
+  message: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503,
+    readonly code: string,
+    message: string,
+    readonly violations: Violation[] = [],
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export const validationFailed = (violations: Violation[]) =>
+  new ApiError(400, 'validationError', 'The request is not valid.', violations)
+
+export const notFound = (what = 'Resource') => new ApiError(404, 'notFound', `${what} not found.`)
+export const conflict = (code: string, message: string) => new ApiError(409, code, message)

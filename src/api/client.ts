@@ -1,0 +1,122 @@
+/**
+ * The one HTTP client of the app. It adds the bearer token, keeps the token the server sends back in the
+ * Authorization header, unwraps the `{ success, data, response }` envelope and maps failures:
+ * 500+ -> full-page error, 401/403 -> logout, 4xx -> ApiError with field violations for the form.
+ */
+import { FetchError, ofetch } from 'ofetch'
+
+export interface Violation {
+  propertyPath: string
+  message: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+    readonly code: string,
+    message: string,
+    readonly violations: Violation[],
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export interface ApiHooks {
+  getToken(): string | null
+  setToken(token: string): void
+  /** A 500+ answer (or no answer at all): the shell shows 'ERP response {status} {path}'. */
+  onServerFailure(status: number, path: string): void
+  onUnauthorized(status: 401 | 403, path: string): void
+}
+
+interface Envelope<T> {
+  success: boolean
+  data: T
+  response?: { status?: number; code?: string; message?: string; violations?: Violation[] }
+}
+
+type Query = Record<string, string | number | boolean | undefined>
+
+export interface RequestOptions {
+  query?: Query
+  body?: unknown
+  signal?: AbortSignal
+  /** Answer with the response headers too (pagination). */
+  headers?: Record<string, string>
+}
+
+export function createApiClient(hooks: ApiHooks) {
+  const raw = ofetch.create({
+    baseURL: '/web',
+    retry: 0,
+    onRequest({ options }) {
+      const token = hooks.getToken()
+      if (token) options.headers.set('Authorization', `Bearer ${token}`)
+    },
+    onResponse({ response }) {
+      const auth = response.headers.get('authorization')
+      if (auth) hooks.setToken(auth.replace(/^Bearer\s+/i, ''))
+    },
+  })
+
+  async function request<T>(method: string, path: string, options: RequestOptions = {}) {
+    const fullPath = `/web${path}`
+    try {
+      const response = await raw.raw<Envelope<T>>(path, {
+        method,
+        query: options.query,
+        body: options.body as BodyInit | Record<string, unknown> | undefined,
+        signal: options.signal,
+        headers: options.headers,
+      })
+      return { data: response._data?.data as T, headers: response.headers }
+    } catch (error) {
+      if (error instanceof FetchError) {
+        if (error.name === 'AbortError' || options.signal?.aborted) throw error
+        const status = error.response?.status ?? 500
+        const body = error.data as Envelope<unknown> | undefined
+        if (status >= 500) hooks.onServerFailure(status, fullPath)
+        else if (status === 401 || status === 403) hooks.onUnauthorized(status, fullPath)
+        throw new ApiError(
+          status,
+          fullPath,
+          body?.response?.code ?? 'error',
+          body?.response?.message ?? error.message,
+          body?.response?.violations ?? [],
+        )
+      }
+      throw error
+    }
+  }
+
+  return {
+    get: async <T>(path: string, options?: RequestOptions) => (await request<T>('GET', path, options)).data,
+    post: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
+      (await request<T>('POST', path, { ...options, body })).data,
+    put: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
+      (await request<T>('PUT', path, { ...options, body })).data,
+    patch: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
+      (await request<T>('PATCH', path, { ...options, body })).data,
+    delete: async <T>(path: string, options?: RequestOptions) =>
+      (await request<T>('DELETE', path, options)).data,
+    /** A paginated list: items plus the x-* headers of spec section 7. */
+    async page<T>(path: string, options?: RequestOptions) {
+      const { data, headers } = await request<T[]>('GET', path, options)
+      const num = (name: string) => Number(headers.get(name) ?? 0)
+      const perPage = num('x-per-page')
+      const total = num('x-total-count')
+      return {
+        items: data,
+        page: num('x-page'),
+        perPage,
+        total,
+        count: num('x-count'),
+        totalPages: perPage > 0 ? Math.ceil(total / perPage) : 0,
+      }
+    },
+  }
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>

@@ -1,0 +1,19 @@
+/** Tiny cookie helpers: the app keeps a few small values in cookies with the lifetimes of spec section 9. */
+export function readCookie(name: string): string | null {
+  const prefix = `${encodeURIComponent(name)}=`
+  for (const part of document.cookie.split('; ')) {
+    if (part.startsWith(prefix)) return decodeURIComponent(part.slice(prefix.length))
+  }
+  return null
+}
+
+export function writeCookie(name: string, value: string, maxAgeSeconds: number) {
+  const secure = location.protocol === 'https:' ? '; Secure' : ''
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Safari and Firefox
+  document.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Lax${secure}`
+}
+
+export function removeCookie(name: string) {
+  // biome-ignore lint/suspicious/noDocumentCookie: see writeCookie
+  document.cookie = `${encodeURIComponent(name)}=; Max-Age=0; Path=/; SameSite=Lax`
+}

@@ -1,0 +1,34 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider } from '@tanstack/react-router'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { AppServicesProvider } from './app/app-context'
+import { installChunkReload } from './app/chunk-reload'
+import { trackNavigation } from './app/navigation'
+import { createAppServices } from './app/services'
+import { loadMessages, MessagesProvider } from './i18n/messages'
+import { createAppRouter } from './router'
+import './ui/styles/index.css'
+
+installChunkReload()
+const services = createAppServices()
+const router = createAppRouter({
+  api: services.api,
+  queryClient: services.queryClient,
+  shell: services.shell,
+})
+trackNavigation(router, services.shell)
+
+loadMessages('en').then((messages) => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MessagesProvider messages={messages}>
+        <AppServicesProvider services={services}>
+          <QueryClientProvider client={services.queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </AppServicesProvider>
+      </MessagesProvider>
+    </StrictMode>,
+  )
+})

@@ -1,0 +1,11 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { useMessages } from '../../../i18n/messages'
+import { ComingSoon } from '../../../ui/shell/coming-soon'
+
+export const Route = createFileRoute('/profile/rollover/{-$id}')({
+  component: Page,
+})
+
+function Page() {
+  return <ComingSoon title={useMessages().titles.profile_rollover} />
+}

@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query'
+import type { Contact } from '../../../domain/reference'
+import { useApi } from '../../app/app-context'
+
+export const contactsQueryKey = ['public', 'contact'] as const
+
+/** The contact entries of the footer, fetched once per visit. */
+export function useContacts() {
+  const api = useApi()
+  return useQuery({
+    queryKey: contactsQueryKey,
+    queryFn: () => api.get<Contact[]>('/public/contact'),
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+}
+
+/** The customer-care e-mail (contact entry cc1) as a mailto link; a fixed fallback while it loads. */
+export function CareEmail() {
+  const { data } = useContacts()
+  const email = data?.find((c) => c.kind === 'email' && c.key.startsWith('cc'))
+  const display = email?.display ?? 'care@hiram.ph'
+  return <a href={email?.link ?? `mailto:${display}`}>{display}</a>
+}

@@ -1,0 +1,35 @@
+import { Writable } from 'node:stream'
+import { type SeedOptions, seedReferenceData } from '../../server/db/seed'
+import { createApp } from '../../server/http/app'
+import { createLogger } from '../../server/logger'
+import { createTestDatabase } from './database'
+
+/** The app in-process over a fresh database, with its JSON log lines captured for assertions. */
+export async function createTestApp(seed: SeedOptions = {}) {
+  const database = await createTestDatabase()
+  await seedReferenceData(database.db, seed)
+  const logLines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(...String(chunk).split('\n').filter(Boolean))
+      done()
+    },
+  })
+  const logger = createLogger('info', sink)
+  const app = createApp({ database, logger })
+  return {
+    app,
+    database,
+    logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    rawLogs: () => logLines.join('\n'),
+    request: (path: string, init?: RequestInit) => app.request(path, init),
+    json: async <T = unknown>(path: string, init?: RequestInit) => {
+      const res = await app.request(path, init)
+      return {
+        res,
+        body: (await res.json()) as { success: boolean; data: T; response: Record<string, unknown> },
+      }
+    },
+    close: () => database.close(),
+  }
+}

@@ -1,0 +1,28 @@
+import { tanstackRouter } from '@tanstack/router-plugin/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+
+const apiPort = Number(process.env.API_PORT ?? 3001)
+
+export default defineConfig({
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: './src/routes',
+      generatedRouteTree: './src/route-tree.gen.ts',
+      quoteStyle: 'single',
+      semicolons: false,
+    }),
+    react(),
+  ],
+  server: { port: 5173, proxy: { '/web': `http://localhost:${apiPort}` } },
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 400 },
+  test: {
+    include: ['tests/**/*.test.{ts,tsx}', 'domain/**/*.test.ts', 'machines/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+})
