@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream'
 import { type SeedOptions, seedReferenceData } from '../../server/db/seed'
-import { createApp } from '../../server/http/app'
+import { type AppOptions, createApp } from '../../server/http/app'
 import { createLogger } from '../../server/logger'
 import { createTestDatabase } from './database'
 
 /** The app in-process over a fresh database, with its JSON log lines captured for assertions. */
-export async function createTestApp(seed: SeedOptions = {}) {
+export async function createTestApp(seed: SeedOptions = {}, options: AppOptions = {}) {
   const database = await createTestDatabase()
   await seedReferenceData(database.db, seed)
   const logLines: string[] = []
@@ -16,7 +16,7 @@ export async function createTestApp(seed: SeedOptions = {}) {
     },
   })
   const logger = createLogger('info', sink)
-  const app = createApp({ database, logger })
+  const app = createApp({ database, logger }, options)
   return {
     app,
     database,
