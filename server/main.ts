@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
+import { loadSecrets } from './auth/secrets'
 import { type Database, openDatabase } from './db/client'
 import { DataDirLockedError } from './db/lock'
 import { seedReferenceData } from './db/seed'
@@ -35,8 +36,9 @@ try {
 }
 await seedReferenceData(database.db, { psgc: true })
 
+const secrets = loadSecrets(process.env, env.dataDir)
 const app = createApp(
-  { database, logger },
+  { database, logger, secrets, now: () => new Date() },
   { staticDir: existsSync(env.staticDir) ? env.staticDir : undefined },
 )
 const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {

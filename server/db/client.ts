@@ -12,7 +12,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { lockDataDir } from './lock'
-import * as schema from './schema'
+import * as referenceSchema from './schema'
+import * as identitySchema from './schema-identity'
+
+const schema = { ...referenceSchema, ...identitySchema }
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>

@@ -4,6 +4,7 @@
  */
 import type { Context, Hono } from 'hono'
 import * as v from 'valibot'
+import { authenticate } from '../auth/authenticate'
 import type { AppEnv } from './context'
 import { type Violation, validationFailed } from './errors'
 
@@ -20,8 +21,12 @@ export interface RouteSpec<
   path: string
   summary: string
   tags: string[]
-  /** Who may call it; enforced by the auth middleware once sessions exist. */
+  /** Who may call it: anyone, a logged-in client, or a back-office user. */
   access: 'public' | 'client' | 'user'
+  /** A private client route a single-link (my-loan only) session may call. */
+  singleLink?: boolean
+  /** A private route callable while the second factor is pending. */
+  mfaPending?: boolean
   params?: P
   query?: Q
   body?: B
@@ -73,6 +78,16 @@ async function readBody(c: Context): Promise<unknown> {
 export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[]) {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), route.path, async (c) => {
+      if (route.access !== 'public') {
+        c.set(
+          'principal',
+          await authenticate(c, {
+            access: route.access,
+            singleLink: route.singleLink,
+            mfaPending: route.mfaPending,
+          }),
+        )
+      }
       const params = await parse(route.params, c.req.param(), 'params')
       const query = await parse(route.query, c.req.query(), 'query')
       const body = route.body

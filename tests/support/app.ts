@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream'
+import { testSecrets } from '../../server/auth/secrets'
 import { type SeedOptions, seedReferenceData } from '../../server/db/seed'
 import { type AppOptions, createApp } from '../../server/http/app'
 import { createLogger } from '../../server/logger'
@@ -16,7 +17,8 @@ export async function createTestApp(seed: SeedOptions = {}, options: AppOptions 
     },
   })
   const logger = createLogger('info', sink)
-  const app = createApp({ database, logger }, options)
+  let clock = () => new Date()
+  const app = createApp({ database, logger, secrets: testSecrets(), now: () => clock() }, options)
   return {
     app,
     database,
@@ -29,6 +31,10 @@ export async function createTestApp(seed: SeedOptions = {}, options: AppOptions 
         res,
         body: (await res.json()) as { success: boolean; data: T; response: Record<string, unknown> },
       }
+    },
+    /** Moves the server's clock (token expiry, code expiry, rate-limit windows). */
+    setClock: (next: () => Date) => {
+      clock = next
     },
     close: () => database.close(),
   }

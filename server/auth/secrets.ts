@@ -1,0 +1,30 @@
+/**
+ * Signing secrets come from the environment (JWT_SECRET) in production. For local use they are generated once
+ * into the data directory, readable by the owner only, so a restart keeps sessions valid.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export interface Secrets {
+  jwtSecret: Uint8Array
+}
+
+export function loadSecrets(env: NodeJS.ProcessEnv, dataDir: string): Secrets {
+  if (env.JWT_SECRET) {
+    if (env.JWT_SECRET.length < 32) throw new Error('JWT_SECRET must be at least 32 characters.')
+    return { jwtSecret: new TextEncoder().encode(env.JWT_SECRET) }
+  }
+  mkdirSync(dataDir, { recursive: true })
+  const file = join(dataDir, 'secrets.json')
+  if (!existsSync(file)) {
+    writeFileSync(file, JSON.stringify({ jwtSecret: randomBytes(48).toString('base64url') }), {
+      mode: 0o600,
+      flag: 'wx',
+    })
+  }
+  const { jwtSecret } = JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret: string }
+  return { jwtSecret: new TextEncoder().encode(jwtSecret) }
+}
+
+export const testSecrets = (): Secrets => ({ jwtSecret: randomBytes(48) })

@@ -1,0 +1,48 @@
+/**
+ * SMS and e-mail go through a provider. The sandbox provider (the default) delivers to the outbox table only,
+ * where QA and back-office users read it (GET /web/private/back-office/outbox), and prints a notice to the
+ * developer console. Every provider records what it sent in the outbox, so support sees the same history
+ * whichever provider is configured.
+ */
+import type { Logger } from 'pino'
+import type { DbOrTx } from '../db/client'
+import { outboxMessage } from '../db/schema-identity'
+
+export interface OutgoingMessage {
+  channel: 'sms' | 'email'
+  recipient: string
+  subject?: string
+  body: string
+  purpose: string
+}
+
+export interface MessagingProvider {
+  readonly name: string
+  send(db: DbOrTx, message: OutgoingMessage): Promise<void>
+}
+
+/** Masks all but the last 4 characters of a phone number, or the local part of an e-mail. */
+export function maskRecipient(recipient: string): string {
+  const at = recipient.indexOf('@')
+  if (at > 0) return `${recipient[0]}***${recipient.slice(at)}`
+  return `${'*'.repeat(Math.max(0, recipient.length - 4))}${recipient.slice(-4)}`
+}
+
+export function createSandboxMessaging(logger: Logger, printToConsole = true): MessagingProvider {
+  return {
+    name: 'sandbox',
+    async send(db, message) {
+      await db
+        .insert(outboxMessage)
+        .values({ ...message, subject: message.subject ?? null, provider: 'sandbox', status: 'delivered' })
+      // The structured log never holds the body (it may carry a code); it says where to read it.
+      logger.info(
+        { channel: message.channel, purpose: message.purpose, to: maskRecipient(message.recipient) },
+        'sandbox message stored in the outbox',
+      )
+      if (printToConsole) {
+        process.stdout.write(`\n[sandbox ${message.channel}] to ${message.recipient}: ${message.body}\n\n`)
+      }
+    },
+  }
+}

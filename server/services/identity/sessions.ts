@@ -1,0 +1,95 @@
+/**
+ * Sessions: a row per login; tokens are short-lived pointers to it. Refresh issues a new token for the same
+ * session and slides its expiry, never beyond an absolute limit.
+ */
+import { and, eq, isNull, ne, sql } from 'drizzle-orm'
+import { type SubjectType, signToken, TOKEN_TTL_SECONDS } from '../../auth/tokens'
+import type { DbOrTx } from '../../db/client'
+import { session } from '../../db/schema-identity'
+
+/** A session lives at most this long after login, however often it is refreshed. */
+export const SESSION_ABSOLUTE_HOURS = 12
+
+export interface OpenSession {
+  type: SubjectType
+  id: number
+  mfaPending?: boolean
+  singleLink?: boolean
+}
+
+export async function openSession(db: DbOrTx, secret: Uint8Array, input: OpenSession, now: Date) {
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_HOURS * 3600_000)
+  const [row] = await db
+    .insert(session)
+    .values({
+      subjectType: input.type,
+      subjectId: input.id,
+      mfaPending: input.mfaPending ?? false,
+      singleLink: input.singleLink ?? false,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt,
+    })
+    .returning({ id: session.id })
+  const token = await signToken(
+    secret,
+    {
+      sid: row!.id,
+      sub: String(input.id),
+      type: input.type,
+      mfa: input.mfaPending ?? false,
+      sl: input.singleLink ?? false,
+    },
+    now,
+  )
+  return { sessionId: row!.id, token, expiresIn: TOKEN_TTL_SECONDS }
+}
+
+export async function refreshSession(db: DbOrTx, secret: Uint8Array, sessionId: string, now: Date) {
+  const [row] = await db
+    .update(session)
+    .set({ lastSeenAt: now })
+    .where(and(eq(session.id, sessionId), isNull(session.revokedAt)))
+    .returning()
+  if (!row) return null
+  const token = await signToken(
+    secret,
+    {
+      sid: row.id,
+      sub: String(row.subjectId),
+      type: row.subjectType as SubjectType,
+      mfa: row.mfaPending,
+      sl: row.singleLink,
+    },
+    now,
+  )
+  return { token, expiresIn: TOKEN_TTL_SECONDS }
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: string, reason: string) {
+  await db
+    .update(session)
+    .set({ revokedAt: sql`now()`, revokedReason: reason })
+    .where(and(eq(session.id, sessionId), isNull(session.revokedAt)))
+}
+
+/** Ends every open session of a subject (password change, blocking), optionally keeping the current one. */
+export async function revokeAllSessions(
+  db: DbOrTx,
+  type: SubjectType,
+  id: number,
+  reason: string,
+  keep?: string,
+) {
+  await db
+    .update(session)
+    .set({ revokedAt: sql`now()`, revokedReason: reason })
+    .where(
+      and(
+        eq(session.subjectType, type),
+        eq(session.subjectId, id),
+        isNull(session.revokedAt),
+        keep ? ne(session.id, keep) : undefined,
+      ),
+    )
+}
