@@ -26,11 +26,18 @@ export const institutionSchema = v.object({
   parent: v.picklist(institutionParents),
 })
 export type Institution = v.InferOutput<typeof institutionSchema>
+export type InstitutionParent = (typeof institutionParents)[number]
 
 /** Classification: a map of code to label for one list and locale. */
 export const classificationSchema = v.record(v.string(), v.string())
 export type Classification = v.InferOutput<typeof classificationSchema>
+/** Locales with seeded labels; `en` is the default. */
+export const classificationLocales = ['en'] as const
+export type ClassificationLocale = (typeof classificationLocales)[number]
 
 /** A PSGC area as the address selects show it: `id` is the 10-digit PSGC code. */
 export const geoItemSchema = v.object({ id: v.string(), title: v.string() })
 export type GeoItem = v.InferOutput<typeof geoItemSchema>
+
+/** PSGC ids are the PSA's 10-digit codes (region 1300000000, barangay 1380601001). */
+export const psgcCodePattern = /^\d{10}$/

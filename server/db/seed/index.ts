@@ -1,17 +1,29 @@
 /**
- * Reference data seeded on every start. Each seeder is idempotent and never overwrites edited rows.
+ * Reference data seeded on every start. Each seeder is idempotent and never overwrites edited rows: inserts
+ * use ON CONFLICT DO NOTHING, so a label or contact an admin changed survives restarts and upgrades.
  */
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
 import { seedConfig } from '../../services/config'
 import type { Db } from '../client'
+import { classification, contact, institution } from '../schema'
+import { classificationRows } from './classification'
+import { seedContacts } from './contacts'
+import { seedInstitutions } from './institutions'
+import { buildPsgcAreas, loadPsgcDataset, seedPsgc } from './psgc'
 
 export interface SeedOptions {
-  /** The PSGC dataset is 43,000 rows; API tests that do not need it skip it. */
+  /** The PSGC dataset is 44,000 rows; API tests that do not need it skip it. */
   psgc?: boolean
 }
 
-export async function seedReferenceData(db: Db, _options: SeedOptions = {}) {
+export async function seedReferenceData(db: Db, options: SeedOptions = {}) {
+  // Parsed before the transaction opens: PGlite has one connection, so nothing else should wait on file I/O.
+  const areas = options.psgc ? buildPsgcAreas(loadPsgcDataset()) : []
   await db.transaction(async (tx) => {
     await seedConfig(tx, 'calculator', defaultCalculatorConfig)
+    await tx.insert(institution).values(seedInstitutions).onConflictDoNothing()
+    await tx.insert(classification).values(classificationRows('en')).onConflictDoNothing()
+    await tx.insert(contact).values(seedContacts).onConflictDoNothing()
+    if (areas.length) await seedPsgc(tx, areas)
   })
 }
