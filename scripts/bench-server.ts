@@ -1,0 +1,30 @@
+/**
+ * Child process of `npm run bench`: the real app on a fresh embedded database, and beside it a bare Hono app
+ * answering a constant JSON body, both in this one process so they share the same runtime and machine.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
+import { loadSecrets } from '../server/auth/secrets'
+import { openDatabase } from '../server/db/client'
+import { seedReferenceData } from '../server/db/seed'
+import { createApp } from '../server/http/app'
+import { createLogger } from '../server/logger'
+
+const [appPort, barePort] = process.argv.slice(2).map(Number)
+const dataDir = mkdtempSync(join(tmpdir(), 'hiram-bench-'))
+const database = process.env.DATABASE_URL
+  ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
+  : await openDatabase({ kind: 'pglite', dataDir })
+await seedReferenceData(database.db)
+// Request logs go to a sink: the benchmark measures the API, not the terminal.
+const logger = createLogger('silent')
+const app = createApp({ database, logger, secrets: loadSecrets(process.env, dataDir), now: () => new Date() })
+serve({ fetch: app.fetch, port: appPort })
+
+const bare = new Hono()
+const constant = { success: true, data: { status: 'ok' }, response: { status: 200 } }
+bare.get('/bare', (c) => c.json(constant))
+serve({ fetch: bare.fetch, port: barePort }, () => process.stdout.write('ready\n'))
