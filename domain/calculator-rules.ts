@@ -1,0 +1,239 @@
+/**
+ * The calculator rules of spec sections 4 (Calculator, Additional loan, Submit from the calculator) and 5
+ * (Calculator), as pure functions over integer centavos and days. The calculator machine composes them; the
+ * server may reuse them to re-check a submitted amount and term.
+ *
+ * Grid decision: "rounded down to the interval" is read as a grid anchored at 0 (PHP 100 steps land on whole
+ * hundreds whatever the min is), and the min always stays selectable even when it is off that grid: an
+ * increase offer's principal or an additional-loan min can be any amount, and refusing the floor of the range
+ * would make the offer unreachable. The max is not special: an available amount of PHP 7,345.50 with PHP 100
+ * steps gives PHP 7,300, which is what rounding down promises.
+ */
+import type { CalculatorConfig } from './calculator-config'
+
+export const calculatorTabs = ['new', 'repeat'] as const
+export type CalculatorTab = (typeof calculatorTabs)[number]
+
+/** The product behind the calculator. The spec's product is stl; the line-of-credit tab rule is kept for it. */
+export const calculatorLoanTypes = ['stl', 'line-of-credit'] as const
+export type CalculatorLoanType = (typeof calculatorLoanTypes)[number]
+
+/** The spec's Calculator state amount: all centavos. `first` is the first-loan limit. */
+export interface AmountState {
+  min: number
+  max: number
+  first: number
+  current: number
+  interval: number
+}
+
+/** The spec's Calculator state term: all days. */
+export interface TermState {
+  min: number
+  max: number
+  current: number
+  interval: number
+}
+
+export interface Range {
+  min: number
+  max: number
+  interval: number
+}
+
+export const PROMO_CODE_MIN_LENGTH = 3
+export const PROMO_CODE_MAX_LENGTH = 10
+
+/**
+ * Clamps `value` into [min, max] on the grid anchored at 0; the result is never below min (see the grid
+ * decision above). An empty range (max below min) answers 0: that is the disabled calculator, which hides
+ * itself when its amount is 0. A value that is not a finite number answers min.
+ */
+export function clampToGrid(value: number, { min, max, interval }: Range): number {
+  if (max < min) return 0
+  if (!Number.isFinite(value)) return min
+  const bounded = Math.min(Math.max(value, min), max)
+  const step = interval > 0 ? interval : 1
+  return Math.max(min, Math.floor(bounded / step) * step)
+}
+
+/** Amount in centavos, clamped and rounded down to the interval (spec section 5). */
+export function clampAmount(value: number, range: Range): number {
+  return clampToGrid(value, range)
+}
+
+/** Term in days, clamped between the tab's min and max; the same grid rule keeps a 7-day interval on weeks. */
+export function clampTerm(value: number, range: Range): number {
+  return clampToGrid(value, range)
+}
+
+/** The first-loan limit: the most a new client may borrow, also the amount where the tabs change. */
+export function firstLoanLimit(config: CalculatorConfig): number {
+  return config.initialStates.new.maxAmount
+}
+
+export interface IncreaseOfferFacts {
+  /** The increased amount the server offers, centavos. */
+  amount: number
+  /** The application's term, days. */
+  term: number
+  /** The application's principal, centavos: the least the client may go back to. */
+  principal: number
+}
+
+export interface AmountLimitsInput {
+  config: CalculatorConfig
+  tab: CalculatorTab
+  loggedIn: boolean
+  /** The client's available loan amount, centavos; null when unknown (a visitor). */
+  availableAmount: number | null
+  hasActiveLoan: boolean
+  increaseOffer: IncreaseOfferFacts | null
+  /** The limit is set to first: tabs are hidden and nothing above the first-loan limit is offered. */
+  limitFirst?: boolean
+}
+
+export interface AmountLimits extends Range {
+  first: number
+  disabled: boolean
+}
+
+/**
+ * Min and max of the amount slider (spec section 5). The slider spans the whole configured range whatever the
+ * tab, because moving past the first-loan limit is how the tab changes; `tab` is accepted so callers need not
+ * know that. A known client's max is also bounded by what they may borrow, and when that leaves no room above
+ * the min the calculator is disabled with max 0.
+ */
+export function amountLimitsFor(input: AmountLimitsInput): AmountLimits {
+  const { config, loggedIn, availableAmount, hasActiveLoan, increaseOffer, limitFirst = false } = input
+  const first = firstLoanLimit(config)
+  const interval = config.amountLimits.interval
+  const min = increaseOffer
+    ? increaseOffer.principal
+    : hasActiveLoan
+      ? config.amountLimits.minAdditionLoan
+      : config.amountLimits.minMainLoan
+  const configuredMax = limitFirst
+    ? Math.min(first, config.amountLimits.amountTo)
+    : config.amountLimits.amountTo
+  const max = loggedIn && availableAmount !== null ? Math.min(availableAmount, configuredMax) : configuredMax
+  if (max < min) return { min, max: 0, first, interval, disabled: true }
+  return { min, max, first, interval, disabled: false }
+}
+
+/** Term limits for the tab: a first loan (new) or a repeated one. */
+export function termLimitsFor(config: CalculatorConfig, tab: CalculatorTab): Range {
+  const { termLimits } = config
+  return tab === 'new'
+    ? { min: termLimits.minTermForNew, max: termLimits.maxTermForNew, interval: termLimits.interval }
+    : {
+        min: termLimits.minTermForRepeated,
+        max: termLimits.maxTermForRepeated,
+        interval: termLimits.interval,
+      }
+}
+
+/** Where the term slider starts for a tab: the configured initial maxTerm, else the tab's max. */
+export function initialTermFor(config: CalculatorConfig, tab: CalculatorTab): number {
+  const initial = tab === 'new' ? config.initialStates.new : config.initialStates.repeated
+  const limits = termLimitsFor(config, tab)
+  return clampTerm(initial.maxTerm ?? limits.max, limits)
+}
+
+/** Where the amount slider starts for a tab, before clamping to the client's limits. */
+export function initialAmountFor(config: CalculatorConfig, tab: CalculatorTab): number {
+  return tab === 'new' ? config.initialStates.new.initialAmount : config.initialStates.repeated.initialAmount
+}
+
+/**
+ * The tab after the amount moved (spec section 4): above the first-loan limit only a repeat client can
+ * borrow; a line of credit also moves back to new at or below it. An stl client who chose repeat stays there.
+ */
+export function tabForAmount(input: {
+  amount: number
+  first: number
+  tab: CalculatorTab
+  type: CalculatorLoanType
+}): CalculatorTab {
+  if (input.amount > input.first) return 'repeat'
+  if (input.type === 'line-of-credit') return 'new'
+  return input.tab
+}
+
+/** The amount after a tab switch (spec section 4): the new-client tab caps it at the first-loan limit. */
+export function amountForTab(input: { tab: CalculatorTab; amount: number; first: number }): number {
+  return input.tab === 'new' ? Math.min(input.amount, input.first) : input.amount
+}
+
+export interface AdditionalLoanInput {
+  /** The calculator's max amount, centavos (0 when disabled). */
+  maxAmount: number
+  /** Days until the active loan's repayment is due; null without an active loan. */
+  dueDays: number | null
+  overdue: boolean
+  hasActiveRefinancing: boolean
+  hasPaymentSchedule: boolean
+}
+
+/** Spec section 4, Additional loan: every condition must hold. */
+export function isAdditionalLoanAvailable(input: AdditionalLoanInput): boolean {
+  return (
+    input.maxAmount > 0 &&
+    !input.overdue &&
+    input.dueDays !== null &&
+    input.dueDays > 1 &&
+    !input.hasActiveRefinancing &&
+    !input.hasPaymentSchedule
+  )
+}
+
+export type SubmitTarget = 'create-application-then-loading' | 'apply' | 'login' | 'registration'
+
+/**
+ * Spec section 4, Submit from the calculator. "A tab selected" is a visitor on the repeat-client tab (see
+ * `isTabSelected`): a visitor who says they borrowed before must log in, anyone else registers.
+ */
+export function submitTarget(input: {
+  additionalLoanAvailable: boolean
+  loggedIn: boolean
+  tabSelected: boolean
+}): SubmitTarget {
+  if (input.additionalLoanAvailable) return 'create-application-then-loading'
+  if (input.loggedIn) return 'apply'
+  if (input.tabSelected) return 'login'
+  return 'registration'
+}
+
+/**
+ * Whether the visitor has "a tab selected" in the sense of spec section 4: the repeat-client tab is active and
+ * the tabs are shown. The new-client tab is where every visitor starts, so choosing it declares nothing.
+ */
+export function isTabSelected(input: { tab: CalculatorTab; tabsHidden: boolean }): boolean {
+  return !input.tabsHidden && input.tab === 'repeat'
+}
+
+/** Spec section 4: a non-authorised user with a tab selected must log in. */
+export function needsLogin(input: { loggedIn: boolean; tabSelected: boolean }): boolean {
+  return !input.loggedIn && input.tabSelected
+}
+
+export const LOGIN_SUBMIT_LABEL = 'log in'
+
+/** Spec section 2: the submit button reads 'log in' when login is needed, otherwise the configured label. */
+export function submitLabel(input: {
+  loggedIn: boolean
+  tabSelected: boolean
+  configuredLabel: string
+}): string {
+  return needsLogin(input) ? LOGIN_SUBMIT_LABEL : input.configuredLabel
+}
+
+/**
+ * A promo code worth sending to the server (spec sections 5 and 9): trimmed, 3 to 10 characters; anything else
+ * is no code. Whether it is valid is the server's call: the offer answers with or without the discount.
+ */
+export function normalizePromoCode(code: string | null | undefined): string | null {
+  const trimmed = (code ?? '').trim()
+  if (trimmed.length < PROMO_CODE_MIN_LENGTH || trimmed.length > PROMO_CODE_MAX_LENGTH) return null
+  return trimmed
+}
