@@ -13,6 +13,10 @@ export const messageKeys = {
   verificationCode: 'error-verification-code',
   verificationCodeUnsent: 'error-verification-code-unsent',
   wrongFormat: 'error-wrong-format',
+  passwordMismatch: 'error-password-mismatch',
+  oldPassword: 'oldPassword',
+  uniqueNewPassword: 'uniqueNewPassword',
+  captcha: 'error-captcha',
 } as const
 
 const required = (schema: v.GenericSchema<string, string>) =>
@@ -44,6 +48,12 @@ export const verificationCodeSchema = required(
   v.pipe(v.string(), v.regex(/^\d{3}$/, messageKeys.verificationCode)),
 )
 
+/**
+ * An id the app keeps for the device (a random UUID in local storage), sent as `x-device-id` or `deviceId`.
+ * A login from a device the account has not confirmed before asks for a second factor.
+ */
+export const deviceIdSchema = v.pipe(v.string(), v.regex(/^[\w-]{8,128}$/, messageKeys.wrongFormat))
+
 export const languageSchema = v.optional(v.picklist(['en']), 'en')
 
 /** Versions of the texts a client agrees to; a new version means asking again. */
@@ -65,28 +75,111 @@ export const signUpSchema = v.pipe(
       privacy: v.literal(true, messageKeys.required),
       marketing: v.optional(v.boolean(), false),
     }),
-    captchaToken: v.optional(v.string()),
+    captchaToken: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+    deviceId: v.optional(deviceIdSchema),
     campaign: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(200)))),
   }),
   v.forward(
     v.partialCheck(
       [['password'], ['passwordRepeat']],
       (input) => input.password === input.passwordRepeat,
-      'error-password-mismatch',
+      messageKeys.passwordMismatch,
     ),
     ['passwordRepeat'],
   ),
 )
 export type SignUp = v.InferOutput<typeof signUpSchema>
 
+const captchaToken = v.optional(v.pipe(v.string(), v.maxLength(4096)))
+const loginPassword = v.pipe(
+  v.string(messageKeys.required),
+  v.nonEmpty(messageKeys.required),
+  v.maxLength(128),
+)
+
 /** Log in with a phone number or an e-mail, and a password. */
 export const clientLoginSchema = v.object({
   login: required(v.pipe(v.string(), v.maxLength(254))),
-  password: v.pipe(v.string(messageKeys.required), v.nonEmpty(messageKeys.required), v.maxLength(128)),
-  captchaToken: v.optional(v.string()),
+  password: loginPassword,
+  captchaToken,
+  deviceId: v.optional(deviceIdSchema),
 })
 
 export const userLoginSchema = v.object({
   email: emailSchema,
-  password: v.pipe(v.string(messageKeys.required), v.nonEmpty(messageKeys.required), v.maxLength(128)),
+  password: loginPassword,
+  captchaToken,
+  deviceId: v.optional(deviceIdSchema),
 })
+
+export const codeBodySchema = v.object({ code: verificationCodeSchema })
+
+export const phoneCodeRequestSchema = v.object({
+  mobilePhone: v.object({ number: mobilePhoneSchema }),
+  captchaToken,
+})
+
+export const emailCodeRequestSchema = v.object({ email: emailSchema, captchaToken })
+
+export const changePhoneSendCodeSchema = v.object({ mobilePhone: v.object({ number: mobilePhoneSchema }) })
+export const changePhoneSchema = v.object({
+  mobilePhone: v.object({ number: mobilePhoneSchema }),
+  code: verificationCodeSchema,
+})
+
+export const changeEmailSendCodeSchema = v.object({ email: emailSchema })
+export const changeEmailSchema = v.object({ email: emailSchema, code: verificationCodeSchema })
+
+export const changePasswordSchema = v.pipe(
+  v.object({
+    oldPassword: loginPassword,
+    password: passwordSchema,
+    passwordRepeat: v.string(messageKeys.required),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['password'], ['passwordRepeat']],
+      (input) => input.password === input.passwordRepeat,
+      messageKeys.passwordMismatch,
+    ),
+    ['passwordRepeat'],
+  ),
+)
+export type ChangePassword = v.InferOutput<typeof changePasswordSchema>
+
+/**
+ * Password recovery in two calls to one path: `{ login }` sends a code by SMS; `{ login, code, password,
+ * passwordRepeat }` sets the new password.
+ */
+export const recoverPasswordSchema = v.pipe(
+  v.object({
+    login: required(v.pipe(v.string(), v.maxLength(254))),
+    code: v.optional(verificationCodeSchema),
+    password: v.optional(passwordSchema),
+    passwordRepeat: v.optional(v.string()),
+    captchaToken,
+  }),
+  v.forward(
+    v.partialCheck(
+      [['code'], ['password']],
+      (input) => input.code === undefined || input.password !== undefined,
+      messageKeys.required,
+    ),
+    ['password'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['code'], ['password'], ['passwordRepeat']],
+      (input) => input.code === undefined || input.password === input.passwordRepeat,
+      messageKeys.passwordMismatch,
+    ),
+    ['passwordRepeat'],
+  ),
+)
+
+/** The single-link token a lead link carries (`lead_id`): 43 base64url characters. */
+export const leadTokenSchema = required(
+  v.pipe(v.string(), v.regex(/^[\w-]{20,128}$/, messageKeys.wrongFormat)),
+)
+export const singleLinkOtpSchema = v.object({ leadId: leadTokenSchema, captchaToken })
+export const singleLinkLoginSchema = v.object({ leadId: leadTokenSchema, code: verificationCodeSchema })

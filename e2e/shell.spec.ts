@@ -22,7 +22,9 @@ const publicRoutes = [
   '/repay/ewallets',
   '/repay/payment-centers',
 ]
-const slugRoutes = repayChannels.map((c) => `/repay/${c.kind === 'ewallet' ? 'ewallets' : 'payment-centers'}/${c.slug}`)
+const slugRoutes = repayChannels.map(
+  (c) => `/repay/${c.kind === 'ewallet' ? 'ewallets' : 'payment-centers'}/${c.slug}`,
+)
 
 for (const path of [...publicRoutes, ...slugRoutes]) {
   test(`${path} renders inside the layout with no console error`, async ({ page }) => {
@@ -73,7 +75,11 @@ test('an unknown /web path answers a JSON 404', async ({ request }) => {
 
 test("an API answer of 503 shows 'ERP response 503 /web/...' as a full-page error", async ({ page }) => {
   await page.route('**/web/public/contact', (route) =>
-    route.fulfill({ status: 503, contentType: 'application/json', body: '{"success":false,"data":null,"response":{"status":503}}' }),
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: '{"success":false,"data":null,"response":{"status":503}}',
+    }),
   )
   await page.goto('/about')
   await expect(page.getByRole('heading', { name: 'ERP response 503 /web/public/contact' })).toBeVisible()
@@ -83,7 +89,11 @@ test('campaign parameters are kept in the affiliate cookie for 30 minutes', asyn
   await page.goto('/?utm_source=facebook&utm_campaign=payday&gclid=abc123&unrelated=1')
   const cookie = (await context.cookies()).find((c) => c.name === 'affiliate')
   expect(cookie).toBeDefined()
-  expect(JSON.parse(decodeURIComponent(cookie!.value))).toEqual({ gclid: 'abc123', utm_source: 'facebook', utm_campaign: 'payday' })
+  expect(JSON.parse(decodeURIComponent(cookie!.value))).toEqual({
+    gclid: 'abc123',
+    utm_source: 'facebook',
+    utm_campaign: 'payday',
+  })
   const lifetime = cookie!.expires - Date.now() / 1000
   expect(lifetime).toBeGreaterThan(1700)
   expect(lifetime).toBeLessThanOrEqual(1800)

@@ -12,6 +12,8 @@ import { openDatabase } from '../server/db/client'
 import { seedReferenceData } from '../server/db/seed'
 import { createApp } from '../server/http/app'
 import { createLogger } from '../server/logger'
+import { sandboxCaptcha } from '../server/providers/captcha'
+import { createSandboxMessaging } from '../server/providers/messaging'
 
 const [appPort, barePort] = process.argv.slice(2).map(Number)
 const dataDir = mkdtempSync(join(tmpdir(), 'hiram-bench-'))
@@ -21,7 +23,14 @@ const database = process.env.DATABASE_URL
 await seedReferenceData(database.db)
 // Request logs go to a sink: the benchmark measures the API, not the terminal.
 const logger = createLogger('silent')
-const app = createApp({ database, logger, secrets: loadSecrets(process.env, dataDir), now: () => new Date() })
+const app = createApp({
+  database,
+  logger,
+  secrets: loadSecrets(process.env, dataDir),
+  now: () => new Date(),
+  messaging: createSandboxMessaging(logger, false),
+  captcha: sandboxCaptcha,
+})
 serve({ fetch: app.fetch, port: appPort })
 
 const bare = new Hono()

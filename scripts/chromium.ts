@@ -4,9 +4,11 @@
  */
 import { existsSync } from 'node:fs'
 
-export const chromiumCandidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
-  (p): p is string => Boolean(p),
-)
+export const chromiumCandidates = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+].filter((p): p is string => Boolean(p))
 
 export function findChromium(): string | undefined {
   return chromiumCandidates.find((p) => existsSync(p))

@@ -12,6 +12,11 @@ import { seedReferenceData } from './db/seed'
 import { readEnv } from './env'
 import { createApp } from './http/app'
 import { createLogger } from './logger'
+import { sandboxCaptcha } from './providers/captcha'
+import { createSandboxMessaging } from './providers/messaging'
+import { seedDemoClient } from './services/identity/demo'
+import { pruneHits } from './services/identity/throttle'
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
 
 const env = readEnv()
 const logger = createLogger(env.logLevel)
@@ -37,13 +42,52 @@ try {
 await seedReferenceData(database.db, { psgc: true })
 
 const secrets = loadSecrets(process.env, env.dataDir)
+const production = process.env.NODE_ENV === 'production'
+
+// The first back-office user, on an empty database only. The defaults are for local use: production must say.
+const adminEmail = process.env.ADMIN_EMAIL || DEFAULT_ADMIN_EMAIL
+const adminPassword = process.env.ADMIN_PASSWORD || (production ? undefined : DEFAULT_ADMIN_PASSWORD)
+if (adminPassword) await seedFirstUser(database.db, { email: adminEmail, password: adminPassword })
+else logger.warn('no back-office user: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first one')
+const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
+
+// Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
+const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')
 const app = createApp(
-  { database, logger, secrets, now: () => new Date() },
+  {
+    database,
+    logger,
+    secrets,
+    now: () => new Date(),
+    messaging,
+    captcha: sandboxCaptcha,
+    trustProxy: process.env.TRUST_PROXY === '1',
+  },
   { staticDir: existsSync(env.staticDir) ? env.staticDir : undefined },
 )
+
+// Throttle rows older than a day count for nothing.
+setInterval(() => void pruneHits(database.db, new Date()).catch(() => {}), 3600_000).unref()
+
 const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {
   console.info(`\nHiram is running at http://localhost:${info.port}  (database: ${database.location})`)
   console.info(`API description: http://localhost:${info.port}/web/openapi.json\n`)
+  const consolePrint = process.env.SANDBOX_CONSOLE !== '0'
+  const adminShown = process.env.ADMIN_PASSWORD
+    ? '(the ADMIN_PASSWORD you set)'
+    : (adminPassword ?? '(none: set ADMIN_PASSWORD)')
+  console.info('Demo logins (local defaults, created on an empty database):')
+  console.info(
+    `  back office  ${adminEmail} / ${adminShown}   a browser it has not seen asks for an e-mail code`,
+  )
+  if (demoClient)
+    console.info(`  client       ${demoClient.phone} or ${demoClient.email} / ${demoClient.password}`)
+  console.info(
+    `  codes        ${consolePrint ? 'printed in this console and ' : ''}listed by GET /web/private/back-office/outbox`,
+  )
+  console.info(
+    '  captcha      sandbox: any token passes; "sandbox-fail" is refused, "sandbox-risky" asks for a code\n',
+  )
 })
 
 let stopping = false

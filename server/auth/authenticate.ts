@@ -4,7 +4,7 @@
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
-import { client, session } from '../db/schema-identity'
+import { backOfficeUser, client, session } from '../db/schema-identity'
 import type { AppEnv } from '../http/context'
 import { ApiError } from '../http/errors'
 import { type SubjectType, verifyToken } from './tokens'
@@ -68,6 +68,13 @@ export async function authenticate(c: Context<AppEnv>, rule: AccessRule): Promis
       .where(eq(client.id, row.subjectId))
     if (!owner) throw unauthorized('The session has ended.')
     if (owner.status === CLIENT_BLOCKED) throw forbidden('The account is blocked.')
+  } else {
+    const [user] = await db
+      .select({ active: backOfficeUser.active })
+      .from(backOfficeUser)
+      .where(eq(backOfficeUser.id, row.subjectId))
+    if (!user) throw unauthorized('The session has ended.')
+    if (!user.active) throw forbidden('The account is disabled.')
   }
   return { sessionId: row.id, type: claims.type, id: row.subjectId, singleLink: row.singleLink }
 }

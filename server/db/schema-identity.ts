@@ -94,6 +94,8 @@ export const session = pgTable(
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
     revokedReason: text('revoked_reason'),
+    /** sha256 of the device id the login came from: completing the second factor trusts this device. */
+    deviceHash: text('device_hash'),
   },
   (t) => [index('session_subject_idx').on(t.subjectType, t.subjectId)],
 )
@@ -106,6 +108,8 @@ export const verificationCode = pgTable(
     purpose: text('purpose').notNull(),
     target: text('target').notNull(),
     codeHash: text('code_hash').notNull(),
+    /** Who may use the code (`client:12`), so a code sent for one account never serves another. */
+    owner: text('owner'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     expiresAt: ts('expires_at').notNull(),
@@ -141,4 +145,42 @@ export const outboxMessage = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('outbox_recipient_idx').on(t.recipient, t.createdAt)],
+)
+
+/** Devices a subject completed a second factor on (or, for a client, logged in from first): sha256 of the id. */
+export const trustedDevice = pgTable(
+  'trusted_device',
+  {
+    id: id(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
+    deviceHash: text('device_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('trusted_device_uq').on(t.subjectType, t.subjectId, t.deviceHash)],
+)
+
+/**
+ * One-time link tokens for the single-link (my-loan only) login. Only a sha256 of the token is stored; a token
+ * is single use and expires.
+ */
+export const singleLinkToken = pgTable(
+  'single_link_token',
+  {
+    id: id(),
+    clientId: bigint('client_id', { mode: 'number' })
+      .notNull()
+      .references(() => client.id),
+    tokenHash: text('token_hash').notNull(),
+    /** The back-office user who issued it; null when issued by a system integration. */
+    issuedBy: bigint('issued_by', { mode: 'number' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    consumedAt: ts('consumed_at'),
+  },
+  (t) => [
+    uniqueIndex('single_link_token_hash_uq').on(t.tokenHash),
+    index('single_link_token_client_idx').on(t.clientId),
+  ],
 )

@@ -87,3 +87,32 @@ export const configAudit = pgTable('config_audit', {
   createdAt: createdAt(),
   note: text('note').notNull().default(sql`''`),
 })
+
+/** Promo codes with their validity window and usage rules (domain/pricing/promo.ts decides). */
+export const promoCode = pgTable('promo_code', {
+  code: text('code').primaryKey(),
+  validFrom: timestamp('valid_from', { withTimezone: true }).notNull(),
+  validTo: timestamp('valid_to', { withTimezone: true }).notNull(),
+  clientKinds: text('client_kinds').array().notNull(),
+  maxUses: integer('max_uses'),
+  usesPerClient: integer('uses_per_client'),
+  interestDiscountBps: integer('interest_discount_bps').notNull(),
+  serviceFeeDiscountBps: integer('service_fee_discount_bps').notNull(),
+  description: text('description').notNull().default(''),
+  createdAt: createdAt(),
+})
+
+/** One row per use of a promo code by a client (written when an application takes the code). */
+export const promoRedemption = pgTable(
+  'promo_redemption',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code')
+      .notNull()
+      .references(() => promoCode.code),
+    clientId: bigint('client_id', { mode: 'number' }).notNull(),
+    applicationId: bigint('application_id', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('promo_redemption_code_idx').on(t.code, t.clientId)],
+)

@@ -2,6 +2,8 @@ import type { Logger } from 'pino'
 import type { Principal } from '../auth/authenticate'
 import type { Secrets } from '../auth/secrets'
 import type { Database } from '../db/client'
+import type { CaptchaProvider } from '../providers/captcha'
+import type { MessagingProvider } from '../providers/messaging'
 
 export interface AppDeps {
   database: Database
@@ -9,6 +11,11 @@ export interface AppDeps {
   secrets: Secrets
   /** The clock every service reads, so tests can move time. */
   now: () => Date
+  /** SMS and e-mail; the sandbox provider stores them in the outbox. Never awaited inside a transaction. */
+  messaging: MessagingProvider
+  captcha: CaptchaProvider
+  /** Behind a reverse proxy: read the caller's address and scheme from X-Forwarded-* (TRUST_PROXY=1). */
+  trustProxy?: boolean
 }
 
 export interface AppEnv {

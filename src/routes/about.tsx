@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { AboutPage } from '../features/content/about-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/about')({
-  component: Page,
+  loader: () => loadPageTitle('about'),
+  head: titleHead,
+  component: AboutPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.about} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { ContactPage } from '../features/content/contact-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/contact')({
-  component: Page,
+  loader: () => loadPageTitle('contact'),
+  head: titleHead,
+  component: ContactPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.contact} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { FaqPage } from '../features/content/faq-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/faq')({
-  component: Page,
+  loader: () => loadPageTitle('faq'),
+  head: titleHead,
+  component: FaqPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.faq} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { HowToApplyPage } from '../features/content/how-to-apply-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/how-to-apply')({
-  component: Page,
+  loader: () => loadPageTitle('how_to_apply'),
+  head: titleHead,
+  component: HowToApplyPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.how_to_apply} />
-}

@@ -1,9 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { HomePage } from '../features/content/home-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/')({
+  loader: () => loadPageTitle('home'),
+  head: titleHead,
   component: Home,
 })
 
 function Home() {
-  return <h1>Hiram</h1>
+  return <HomePage />
 }

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { PaymentInfoPage } from '../features/content/payment-info-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/payment-info')({
-  component: Page,
+  loader: () => loadPageTitle('payment_info'),
+  head: titleHead,
+  component: PaymentInfoPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.payment_info} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { PromoPage } from '../features/content/promo-page'
+import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
 export const Route = createFileRoute('/promo')({
-  component: Page,
+  loader: () => loadPageTitle('promo'),
+  head: titleHead,
+  component: PromoPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.promo} />
-}

@@ -126,7 +126,11 @@ describe('HTTP conventions of the /web API', () => {
   it('answers a deliberate ApiError with its status and code', async () => {
     const res = await t.request('/web/public/probe-conflict')
     expect(res.status).toBe(409)
-    expect((await res.json()).response).toEqual({ status: 409, code: 'applicationExist', message: 'An application is already open.' })
+    expect((await res.json()).response).toEqual({
+      status: 409,
+      code: 'applicationExist',
+      message: 'An application is already open.',
+    })
   })
 
   it('answers a crash with a bare JSON 500: no stack, no internals', async () => {
@@ -146,7 +150,9 @@ describe('HTTP conventions of the /web API', () => {
     const doc = await res.json()
     expect(doc.openapi).toBe('3.1.0')
     const calc = doc.paths['/web/public/config/calculator'].get
-    expect(calc.responses['200'].content['application/json'].schema.properties.data.properties.amountLimits).toBeDefined()
+    expect(
+      calc.responses['200'].content['application/json'].schema.properties.data.properties.amountLimits,
+    ).toBeDefined()
     for (const route of allRoutes) {
       const path = `/web${route.path.replace(/:(\w+)/g, '{$1}')}`
       expect(doc.paths[path]?.[route.method], `${route.method} ${path} in OpenAPI`).toBeDefined()

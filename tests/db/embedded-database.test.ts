@@ -40,7 +40,8 @@ function run(script: string, args: string[], env: Record<string, string>) {
     const deadline = Date.now() + ms
     while (!output.includes(text)) {
       if (Date.now() > deadline) throw new Error(`Timed out waiting for "${text}". Output:\n${output}`)
-      if (child.exitCode !== null) throw new Error(`Exited with ${child.exitCode} before "${text}". Output:\n${output}`)
+      if (child.exitCode !== null)
+        throw new Error(`Exited with ${child.exitCode} before "${text}". Output:\n${output}`)
       await new Promise((r) => setTimeout(r, 50))
     }
   }

@@ -2,11 +2,23 @@ import { Writable } from 'node:stream'
 import { testSecrets } from '../../server/auth/secrets'
 import { type SeedOptions, seedReferenceData } from '../../server/db/seed'
 import { type AppOptions, createApp } from '../../server/http/app'
+import type { AppDeps } from '../../server/http/context'
 import { createLogger } from '../../server/logger'
+import { sandboxCaptcha } from '../../server/providers/captcha'
+import { createSandboxMessaging } from '../../server/providers/messaging'
 import { createTestDatabase } from './database'
 
-/** The app in-process over a fresh database, with its JSON log lines captured for assertions. */
-export async function createTestApp(seed: SeedOptions = {}, options: AppOptions = {}) {
+export interface TestAppOptions extends AppOptions {
+  /** Replace a provider or a setting (e.g. a failing messaging provider, trustProxy). */
+  deps?: Partial<Pick<AppDeps, 'messaging' | 'captcha' | 'trustProxy'>>
+}
+
+/**
+ * The app in-process over a fresh database, with its JSON log lines captured for assertions. Providers are the
+ * sandbox ones (messages land in the outbox table, nothing is printed); X-Forwarded-For is trusted so a test
+ * can play callers from different addresses.
+ */
+export async function createTestApp(seed: SeedOptions = {}, options: TestAppOptions = {}) {
   const database = await createTestDatabase()
   await seedReferenceData(database.db, seed)
   const logLines: string[] = []
@@ -18,10 +30,24 @@ export async function createTestApp(seed: SeedOptions = {}, options: AppOptions 
   })
   const logger = createLogger('info', sink)
   let clock = () => new Date()
-  const app = createApp({ database, logger, secrets: testSecrets(), now: () => clock() }, options)
+  const secrets = testSecrets()
+  const { deps: overrides, ...appOptions } = options
+  const deps: AppDeps = {
+    database,
+    logger,
+    secrets,
+    now: () => clock(),
+    messaging: createSandboxMessaging(logger, false),
+    captcha: sandboxCaptcha,
+    trustProxy: true,
+    ...overrides,
+  }
+  const app = createApp(deps, appOptions)
   return {
     app,
+    deps,
     database,
+    secrets,
     logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),
     rawLogs: () => logLines.join('\n'),
     request: (path: string, init?: RequestInit) => app.request(path, init),

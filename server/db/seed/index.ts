@@ -3,12 +3,14 @@
  * use ON CONFLICT DO NOTHING, so a label or contact an admin changed survives restarts and upgrades.
  */
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
+import { defaultPricingConfig } from '../../../domain/pricing/config'
 import { seedConfig } from '../../services/config'
 import type { Db } from '../client'
-import { classification, contact, institution } from '../schema'
+import { classification, contact, institution, promoCode } from '../schema'
 import { classificationRows } from './classification'
 import { seedContacts } from './contacts'
 import { seedInstitutions } from './institutions'
+import { seedPromos } from './promos'
 import { buildPsgcAreas, loadPsgcDataset, seedPsgc } from './psgc'
 
 export interface SeedOptions {
@@ -21,6 +23,8 @@ export async function seedReferenceData(db: Db, options: SeedOptions = {}) {
   const areas = options.psgc ? buildPsgcAreas(loadPsgcDataset()) : []
   await db.transaction(async (tx) => {
     await seedConfig(tx, 'calculator', defaultCalculatorConfig)
+    await seedConfig(tx, 'pricing', defaultPricingConfig)
+    await tx.insert(promoCode).values(seedPromos).onConflictDoNothing()
     await tx.insert(institution).values(seedInstitutions).onConflictDoNothing()
     await tx.insert(classification).values(classificationRows('en')).onConflictDoNothing()
     await tx.insert(contact).values(seedContacts).onConflictDoNothing()

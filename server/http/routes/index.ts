@@ -1,5 +1,15 @@
 import type { AnyRoute } from '../route'
+import { identityRoutes } from './identity'
+import { backOfficeIdentityRoutes } from './identity-back-office'
+import { singleLinkRoutes } from './identity-single-link'
+import { pricingRoutes } from './pricing'
 import { referenceRoutes } from './reference'
 
 /** Every /web route. Each resource file exports its list; add new resources here. */
-export const allRoutes: AnyRoute[] = [...referenceRoutes]
+export const allRoutes: AnyRoute[] = [
+  ...identityRoutes,
+  ...backOfficeIdentityRoutes,
+  ...singleLinkRoutes,
+  ...referenceRoutes,
+  ...pricingRoutes,
+]

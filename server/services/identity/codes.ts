@@ -1,21 +1,24 @@
 /**
  * One-time verification codes. The spec fixes them at 3 digits, so guessing is made useless by the rules around
  * them, all kept in the database so every server process shares them:
- * - drawn from a CSPRNG; only an HMAC of (purpose, target, code) is stored;
- * - bound to one target (phone or e-mail) and one purpose; single use; valid for 10 minutes;
+ * - drawn from a CSPRNG; only an HMAC of (purpose, target, owner, code) is stored;
+ * - bound to one target (phone or e-mail), one purpose and one owner (the account it was sent for); single use;
+ *   valid for 10 minutes;
  * - dead after 3 wrong tries; issuing a new code kills the previous one;
  * - at most one code a minute (codeMinuteLimit) and CODES_PER_DAY a day (codeDayLimit) per target.
+ * So a number can be guessed at most CODE_MAX_WRONG * CODES_PER_DAY = 15 times a day out of 1,000 values.
  * Issuing and checking take a per-target advisory lock, so concurrent requests cannot race past the limits.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
+import type { Db, Tx } from '../../db/client'
 import { verificationCode } from '../../db/schema-identity'
 import { ApiError } from '../../http/errors'
 
 export const CODE_TTL_MINUTES = 10
 export const CODE_MAX_WRONG = 3
 export const CODES_PER_DAY = 5
+export const CODE_RESEND_SECONDS = 60
 
 export type CodePurpose =
   | 'phone_verify'
@@ -32,11 +35,21 @@ export const codeErrors = {
   incorrect: 'Phone verification not passed',
 } as const
 
-function digest(key: Uint8Array, purpose: string, target: string, code: string) {
-  return createHmac('sha256', key).update(`${purpose}\u0000${target}\u0000${code}`).digest('base64url')
+export interface IssuedCode {
+  /** In clear text, to be sent once and never logged or stored. */
+  code: string
+  /** When the next code for this target may be asked for (the UI's countdown). */
+  nextCodeAt: Date
+  expiresAt: Date
 }
 
-const lockTarget = (tx: Parameters<Parameters<Db['transaction']>[0]>[0], target: string) =>
+function digest(key: Uint8Array, purpose: string, target: string, owner: string, code: string) {
+  return createHmac('sha256', key)
+    .update(`${purpose}\u0000${target}\u0000${owner}\u0000${code}`)
+    .digest('base64url')
+}
+
+const lockTarget = (tx: Tx, target: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code:${target}`}))`)
 
 /** Creates a code and returns it in clear text, to be sent once; throws 429 when a limit is reached. */
@@ -46,10 +59,11 @@ export async function issueCode(
   purpose: CodePurpose,
   target: string,
   now: Date,
-): Promise<string> {
+  owner = '',
+): Promise<IssuedCode> {
   return db.transaction(async (tx) => {
     await lockTarget(tx, target)
-    const minuteAgo = new Date(now.getTime() - 60_000)
+    const minuteAgo = new Date(now.getTime() - CODE_RESEND_SECONDS * 1000)
     const dayAgo = new Date(now.getTime() - 86_400_000)
     const [recent] = await tx
       .select({ n: count() })
@@ -76,15 +90,29 @@ export async function issueCode(
         ),
       )
     const code = String(randomInt(0, 1000)).padStart(3, '0')
+    const expiresAt = new Date(now.getTime() + CODE_TTL_MINUTES * 60_000)
     await tx.insert(verificationCode).values({
       purpose,
       target,
-      codeHash: digest(key, purpose, target, code),
+      owner: owner || null,
+      codeHash: digest(key, purpose, target, owner, code),
       createdAt: now,
-      expiresAt: new Date(now.getTime() + CODE_TTL_MINUTES * 60_000),
+      expiresAt,
     })
-    return code
+    return { code, nextCodeAt: new Date(now.getTime() + CODE_RESEND_SECONDS * 1000), expiresAt }
   })
+}
+
+/** When the target may be sent its next code (for the UI's countdown after a codeMinuteLimit). */
+export async function nextCodeAllowedAt(db: Db, target: string, now: Date): Promise<Date> {
+  const [latest] = await db
+    .select({ at: verificationCode.createdAt })
+    .from(verificationCode)
+    .where(eq(verificationCode.target, target))
+    .orderBy(desc(verificationCode.createdAt))
+    .limit(1)
+  const next = latest ? new Date(latest.at.getTime() + CODE_RESEND_SECONDS * 1000) : now
+  return next > now ? next : now
 }
 
 export type CodeCheck = 'ok' | 'not_sent' | 'incorrect'
@@ -97,6 +125,7 @@ export async function checkCode(
   target: string,
   code: string,
   now: Date,
+  owner = '',
 ): Promise<CodeCheck> {
   return db.transaction(async (tx) => {
     await lockTarget(tx, target)
@@ -112,11 +141,12 @@ export async function checkCode(
           gt(verificationCode.expiresAt, now),
         ),
       )
-      .orderBy(desc(verificationCode.createdAt))
+      .orderBy(desc(verificationCode.createdAt), desc(verificationCode.id))
       .limit(1)
-    if (!live) return 'not_sent'
+    // A code sent for another account is, for this one, a code never sent.
+    if (!live || (live.owner ?? '') !== owner) return 'not_sent'
     const expected = Buffer.from(live.codeHash)
-    const actual = Buffer.from(digest(key, purpose, target, code))
+    const actual = Buffer.from(digest(key, purpose, target, owner, code))
     if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
       await tx.update(verificationCode).set({ consumedAt: now }).where(eq(verificationCode.id, live.id))
       return 'ok'

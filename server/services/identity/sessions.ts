@@ -10,15 +10,21 @@ import { session } from '../../db/schema-identity'
 /** A session lives at most this long after login, however often it is refreshed. */
 export const SESSION_ABSOLUTE_HOURS = 12
 
+/** A single-link session (my loan only) is a short visit. */
+export const SINGLE_LINK_SESSION_HOURS = 2
+
 export interface OpenSession {
   type: SubjectType
   id: number
   mfaPending?: boolean
   singleLink?: boolean
+  /** The device the login came from; completing the second factor trusts it. */
+  deviceHash?: string | null
 }
 
 export async function openSession(db: DbOrTx, secret: Uint8Array, input: OpenSession, now: Date) {
-  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_HOURS * 3600_000)
+  const hours = input.singleLink ? SINGLE_LINK_SESSION_HOURS : SESSION_ABSOLUTE_HOURS
+  const expiresAt = new Date(now.getTime() + hours * 3600_000)
   const [row] = await db
     .insert(session)
     .values({
@@ -26,6 +32,7 @@ export async function openSession(db: DbOrTx, secret: Uint8Array, input: OpenSes
       subjectId: input.id,
       mfaPending: input.mfaPending ?? false,
       singleLink: input.singleLink ?? false,
+      deviceHash: input.deviceHash ?? null,
       createdAt: now,
       lastSeenAt: now,
       expiresAt,
@@ -64,6 +71,24 @@ export async function refreshSession(db: DbOrTx, secret: Uint8Array, sessionId: 
     now,
   )
   return { token, expiresIn: TOKEN_TTL_SECONDS }
+}
+
+/** The second factor passed: the same session, now a full login. Returns the device to trust, if any. */
+export async function completeMfa(db: DbOrTx, sessionId: string) {
+  const [row] = await db
+    .update(session)
+    .set({ mfaPending: false })
+    .where(and(eq(session.id, sessionId), eq(session.mfaPending, true), isNull(session.revokedAt)))
+    .returning({ deviceHash: session.deviceHash })
+  return row ?? null
+}
+
+export async function isMfaPending(db: DbOrTx, sessionId: string) {
+  const [row] = await db
+    .select({ mfaPending: session.mfaPending })
+    .from(session)
+    .where(eq(session.id, sessionId))
+  return row?.mfaPending ?? false
 }
 
 export async function revokeSession(db: DbOrTx, sessionId: string, reason: string) {

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DocumentsPage } from '../../features/content/documents-page'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/documents/')({
-  component: Page,
+  loader: () => loadPageTitle('documents'),
+  head: titleHead,
+  component: DocumentsPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.documents} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { PolicyPage } from '../../features/content/policy-page'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/documents/policy')({
-  component: Page,
+  loader: () => loadPageTitle('documents_policy'),
+  head: titleHead,
+  component: PolicyPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.documents_policy} />
-}

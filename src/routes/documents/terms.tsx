@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { TermsPage } from '../../features/content/terms-page'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/documents/terms')({
-  component: Page,
+  loader: () => loadPageTitle('documents_terms'),
+  head: titleHead,
+  component: TermsPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.documents_terms} />
-}

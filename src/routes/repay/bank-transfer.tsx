@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { BankTransferPage } from '../../features/repay/bank-transfer-page'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/repay/bank-transfer')({
-  component: Page,
+  loader: () => loadPageTitle('repay_bank_transfer'),
+  head: titleHead,
+  component: BankTransferPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.repay_bank_transfer} />
-}

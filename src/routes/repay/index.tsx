@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { RepayPage } from '../../features/repay/repay-page'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/repay/')({
-  component: Page,
+  loader: () => loadPageTitle('repay'),
+  head: titleHead,
+  component: RepayPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.repay} />
-}

@@ -1,12 +1,40 @@
-import type { ReactNode } from 'react'
+import type { MouseEvent, ReactNode } from 'react'
+import { useMessages } from '../../i18n/messages'
+import type { HeaderUser } from './account'
+import { Footer } from './footer'
+import { Header } from './header'
 
-/** Placeholder layout; the real header, footer and drawer replace it. */
-export function Layout({ children }: { children: ReactNode }) {
+export interface LayoutProps {
+  children: ReactNode
+  /** The signed-in person, once the auth session provides one. */
+  user?: HeaderUser | null
+  singleLink?: boolean
+  onLogout?: () => void
+}
+
+/** Every page: skip link, header with navigation and mobile drawer, the page in <main id="main">, footer. */
+export function Layout({ children, user, singleLink, onLogout }: LayoutProps) {
+  const m = useMessages()
   return (
     <div className="layout">
-      <main id="main" className="layout__main">
+      {/* biome-ignore lint/a11y/useValidAnchor: a real in-page link; the handler only keeps the router out of it */}
+      <a className="skip-link" href="#main" onClick={skipToMain}>
+        {m.layout.skipLink}
+      </a>
+      <Header user={user} singleLink={singleLink} onLogout={onLogout} />
+      <main id="main" className="layout__main" tabIndex={-1}>
         {children}
       </main>
+      <Footer />
     </div>
   )
+}
+
+/** Moves focus without touching the URL, so the router does not see a navigation. */
+function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
+  const main = document.getElementById('main')
+  if (!main) return
+  event.preventDefault()
+  main.focus()
+  main.scrollIntoView()
 }

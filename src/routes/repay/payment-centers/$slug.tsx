@@ -1,11 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../../i18n/messages'
-import { ComingSoon } from '../../../ui/shell/coming-soon'
+import { ChannelPage } from '../../../features/repay/channel-page'
+import { loadChannel } from '../../../features/repay/load-channel'
+import { titleHead } from '../../../ui/layout/page-title'
 
 export const Route = createFileRoute('/repay/payment-centers/$slug')({
+  loader: ({ params }) => loadChannel('payment-center', params.slug),
+  head: titleHead,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.repay_payment_centers_slug} />
+  return <ChannelPage channel={Route.useLoaderData().channel} />
 }

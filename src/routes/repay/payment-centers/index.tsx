@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../../i18n/messages'
-import { ComingSoon } from '../../../ui/shell/coming-soon'
+import { ChannelListPage } from '../../../features/repay/channel-list-page'
+import { loadPageTitle, titleHead } from '../../../ui/layout/page-title'
 
 export const Route = createFileRoute('/repay/payment-centers/')({
-  component: Page,
+  loader: () => loadPageTitle('repay_payment_centers'),
+  head: titleHead,
+  component: () => <ChannelListPage kind="payment-center" />,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.repay_payment_centers} />
-}

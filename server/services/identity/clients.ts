@@ -1,0 +1,198 @@
+/**
+ * Client accounts: sign-up with recorded consents, verification marks, login, credential changes, blocking,
+ * and the client view the app reads (spec section 3, Client).
+ */
+import { createHash } from 'node:crypto'
+import { eq, or } from 'drizzle-orm'
+import { calculatorConfigSchema } from '../../../domain/calculator-config'
+import { consentVersions, messageKeys, type SignUp } from '../../../domain/identity'
+import { CLIENT_BLOCKED } from '../../auth/authenticate'
+import { hashPassword } from '../../auth/passwords'
+import type { Db, DbOrTx } from '../../db/client'
+import { client, consent } from '../../db/schema-identity'
+import { ApiError, validationFailed } from '../../http/errors'
+import { readConfig } from '../config'
+import { checkPasswordThrottled } from './login'
+
+export type ClientRow = typeof client.$inferSelect
+
+export const CLIENT_ACTIVE = 1
+// One definition: the access check and the services must agree on what "blocked" is.
+export { CLIENT_BLOCKED } from '../../auth/authenticate'
+
+export const emailTaken = () => validationFailed([{ propertyPath: 'email', message: messageKeys.emailTaken }])
+export const phoneTaken = () =>
+  validationFailed([{ propertyPath: 'mobilePhone.number', message: messageKeys.phoneTaken }])
+
+/** The throttle and code-owner name of a client account. */
+export const clientAccount = (id: number) => `client:${id}`
+
+export async function isTaken(db: DbOrTx, key: 'email' | 'phone', value: string) {
+  const column = key === 'email' ? client.email : client.phone
+  const [row] = await db.select({ id: client.id }).from(client).where(eq(column, value))
+  return Boolean(row)
+}
+
+/** Postgres unique violation on one of the client's unique indexes, mapped to the spec's field messages. */
+function uniqueViolation(error: unknown) {
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } }
+  const cause = e.cause?.code ? e.cause : e
+  if (cause.code !== '23505') return null
+  if (cause.constraint === 'client_email_uq') return emailTaken()
+  if (cause.constraint === 'client_phone_uq') return phoneTaken()
+  return null
+}
+
+export async function signUp(db: Db, input: SignUp, now: Date): Promise<ClientRow> {
+  const violations = []
+  if (await isTaken(db, 'email', input.email))
+    violations.push({ propertyPath: 'email', message: messageKeys.emailTaken })
+  if (await isTaken(db, 'phone', input.mobilePhone.number)) {
+    violations.push({ propertyPath: 'mobilePhone.number', message: messageKeys.phoneTaken })
+  }
+  if (violations.length) throw validationFailed(violations)
+  // Hash before the transaction: never hold PGlite's single connection during slow work.
+  const passwordHash = await hashPassword(input.password)
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(client)
+        .values({
+          phone: input.mobilePhone.number,
+          email: input.email,
+          passwordHash,
+          language: input.language,
+          campaign: input.campaign ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+      await tx.insert(consent).values(
+        (['terms', 'privacy', 'marketing'] as const).map((kind) => ({
+          clientId: row!.id,
+          kind,
+          version: consentVersions[kind],
+          granted: input.consents[kind] ?? false,
+          at: now,
+        })),
+      )
+      return row!
+    })
+  } catch (error) {
+    throw uniqueViolation(error) ?? error
+  }
+}
+
+export async function findClient(db: DbOrTx, id: number) {
+  const [row] = await db.select().from(client).where(eq(client.id, id))
+  return row ?? null
+}
+
+/** A login is a mobile number or an e-mail; both are stored normalised (digits; lower case). */
+export const normalizeLogin = (login: string) => login.trim().toLowerCase()
+
+export async function findClientByLogin(db: DbOrTx, login: string) {
+  const normalized = normalizeLogin(login)
+  const [row] = await db
+    .select()
+    .from(client)
+    .where(or(eq(client.email, normalized), eq(client.phone, normalized)))
+  return row ?? null
+}
+
+export interface ClientLogin {
+  row: ClientRow
+  priorFailures: number
+}
+
+/**
+ * Checks a login under the per-account and per-address limits. The answer never tells whether the account
+ * exists; the timing of a missing account matches a wrong password.
+ */
+export async function authenticateClient(
+  db: Db,
+  login: string,
+  password: string,
+  address: string,
+  now: Date,
+): Promise<ClientLogin> {
+  const row = await findClientByLogin(db, login)
+  const check = await checkPasswordThrottled(
+    db,
+    {
+      account: row ? clientAccount(row.id) : `login:${normalizeLogin(login)}`,
+      address,
+      passwordHash: row?.passwordHash ?? null,
+      password,
+    },
+    now,
+  )
+  if (!row || !check.ok) {
+    throw new ApiError(401, 'invalidCredentials', 'The mobile number, e-mail or password is not correct.', [
+      { propertyPath: 'password', message: 'error-invalid-credentials' },
+    ])
+  }
+  if (row.status === CLIENT_BLOCKED) throw new ApiError(403, 'accountBlocked', 'The account is blocked.')
+  return { row, priorFailures: check.priorFailures }
+}
+
+export async function markPhoneVerified(db: DbOrTx, id: number, now: Date) {
+  await db.update(client).set({ phoneVerifiedAt: now, updatedAt: now }).where(eq(client.id, id))
+}
+
+export async function markEmailVerified(db: DbOrTx, id: number, now: Date) {
+  await db.update(client).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(client.id, id))
+}
+
+export async function setPassword(db: DbOrTx, id: number, passwordHash: string, now: Date) {
+  await db.update(client).set({ passwordHash, updatedAt: now }).where(eq(client.id, id))
+}
+
+/** The new number arrives verified: the change was confirmed by a code sent to it. */
+export async function setPhone(db: DbOrTx, id: number, phone: string, now: Date) {
+  try {
+    await db.update(client).set({ phone, phoneVerifiedAt: now, updatedAt: now }).where(eq(client.id, id))
+  } catch (error) {
+    throw uniqueViolation(error) ?? error
+  }
+}
+
+export async function setEmail(db: DbOrTx, id: number, email: string, now: Date) {
+  try {
+    await db.update(client).set({ email, emailVerifiedAt: now, updatedAt: now }).where(eq(client.id, id))
+  } catch (error) {
+    throw uniqueViolation(error) ?? error
+  }
+}
+
+export async function setStatus(db: DbOrTx, id: number, status: number, now: Date) {
+  const [row] = await db.update(client).set({ status, updatedAt: now }).where(eq(client.id, id)).returning()
+  return row ?? null
+}
+
+const hashedId = (id: number) => createHash('sha256').update(`hiram-client-${id}`).digest('hex').slice(0, 16)
+
+/** The Client of spec section 3, as the app reads it. */
+export async function clientView(db: DbOrTx, row: ClientRow) {
+  const calculator = await readConfig(db, 'calculator', calculatorConfigSchema)
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    userID: row.id,
+    hashedUserId: hashedId(row.id),
+    firstName: row.firstName,
+    email: row.email,
+    status: row.status,
+    phoneVerified: row.phoneVerifiedAt !== null,
+    emailVerified: row.emailVerifiedAt !== null,
+    // Until loans exist, every client is on a first loan: the new-client maximum.
+    availableLoanAmount: { amount: calculator.initialStates.new.maxAmount },
+    closedLoansCount: 0,
+    hasActiveLoan: false,
+    hasActualApplication: false,
+    hasActiveRefinancing: false,
+    soldDebt: false,
+    info: { mobilePhone: { number: row.phone } },
+  }
+}
+export type ClientView = Awaited<ReturnType<typeof clientView>>

@@ -1,0 +1,23 @@
+/** The outbox as back-office users and QA read it: newest first, optionally for one recipient. */
+import { count, desc, eq } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import { outboxMessage } from '../../db/schema-identity'
+
+export interface OutboxQuery {
+  recipient?: string
+  page: number
+  perPage: number
+}
+
+export async function listOutbox(db: DbOrTx, query: OutboxQuery) {
+  const where = query.recipient ? eq(outboxMessage.recipient, query.recipient) : undefined
+  const [total] = await db.select({ n: count() }).from(outboxMessage).where(where)
+  const items = await db
+    .select()
+    .from(outboxMessage)
+    .where(where)
+    .orderBy(desc(outboxMessage.createdAt), desc(outboxMessage.id))
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage)
+  return { items, total: total?.n ?? 0 }
+}

@@ -1,0 +1,7 @@
+import { useMessages } from '../../i18n/messages'
+import { LegalDocument } from './prose-sections'
+
+/** The loan terms and conditions. */
+export function TermsPage() {
+  return <LegalDocument doc={useMessages().pages.terms} idPrefix="terms" />
+}
