@@ -5,7 +5,6 @@
  * few seconds per process; saving a document clears this process's cache at once.
  */
 import { and, count, eq, sql } from 'drizzle-orm'
-import * as v from 'valibot'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../domain/calculator-config'
 import type { ClientKind, Offer } from '../../domain/offer'
 import {
