@@ -171,7 +171,7 @@ function chargesAt(
     const feeBps = pricing.extensions[type].feeBps
     return feeUpper({ bps: feeBps, fixed: 0, min: 0 }, principal, exact || feeIsWhole(feeBps, range))
   }) as [bigint, bigint]
-  // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.max does not take
+  // bigint: Math.max does not take it
   return { interest, fees, dearestExtension: cheap > expensive ? cheap : expensive }
 }
 

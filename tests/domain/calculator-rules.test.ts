@@ -250,25 +250,19 @@ describe('submit from the calculator', () => {
     [false, true, true, 'apply'],
     [false, false, true, 'login'],
     [false, false, false, 'registration'],
-  ] as const)(
-    'additional=%s loggedIn=%s tabSelected=%s -> %s',
-    (additionalLoanAvailable, loggedIn, tabSelected, target) => {
-      expect(submitTarget({ additionalLoanAvailable, loggedIn, tabSelected })).toBe(target)
-    },
-  )
+  ] as const)('additional=%s loggedIn=%s tabSelected=%s -> %s', (additionalLoanAvailable, loggedIn, tabSelected, target) => {
+    expect(submitTarget({ additionalLoanAvailable, loggedIn, tabSelected })).toBe(target)
+  })
 
   it.each([
     [false, true, true, LOGIN_SUBMIT_LABEL],
     [false, false, false, 'Get my loan'],
     [true, true, false, 'Get my loan'],
     [true, false, false, 'Get my loan'],
-  ] as const)(
-    'loggedIn=%s tabSelected=%s: needsLogin=%s, label %s',
-    (loggedIn, tabSelected, login, label) => {
-      expect(needsLogin({ loggedIn, tabSelected })).toBe(login)
-      expect(submitLabel({ loggedIn, tabSelected, configuredLabel: 'Get my loan' })).toBe(label)
-    },
-  )
+  ] as const)('loggedIn=%s tabSelected=%s: needsLogin=%s, label %s', (loggedIn, tabSelected, login, label) => {
+    expect(needsLogin({ loggedIn, tabSelected })).toBe(login)
+    expect(submitLabel({ loggedIn, tabSelected, configuredLabel: 'Get my loan' })).toBe(label)
+  })
 
   it.each([
     ['repeat tab shown', 'repeat', false, true],

@@ -158,12 +158,11 @@ describe('app shell model', () => {
     expect(paths.length).toBeLessThan(500)
   })
 
-  it.each(paths.map((p) => [describePath(p) || '(initial state)', p] as const))(
-    'real machine follows: %s',
-    async (_name, path) => {
-      await replay(path)
-    },
-  )
+  it.each(
+    paths.map((p) => [describePath(p) || '(initial state)', p] as const),
+  )('real machine follows: %s', async (_name, path) => {
+    await replay(path)
+  })
 
   it('visits every state and every transition of the real machine', async () => {
     const recorder = createCoverageRecorder(appShellMachine)
