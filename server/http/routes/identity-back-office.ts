@@ -28,23 +28,13 @@ import { issueSingleLink } from '../../services/identity/single-link'
 import { authenticateUser, findUser, userAccount, userView } from '../../services/identity/users'
 import { ok, okPage } from '../envelope'
 import { ApiError, notFound } from '../errors'
+import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'
-import { db, deliverCode, deps, tryDeliverCode } from './identity'
+import { db, deliverCode, deps, refreshToken, tryDeliverCode } from './identity'
 
 const idParam = v.object({
   id: v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/, 'Must be a positive whole number.'), v.transform(Number)),
 })
-
-const pageNumber = (fallback: string, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^[1-9]\d{0,6}$/, 'Must be a whole number from 1.'),
-      v.transform(Number),
-      v.maxValue(max, `Must be at most ${max}.`),
-    ),
-    fallback,
-  )
 
 const userSchema = v.object({
   id: v.number(),
@@ -175,13 +165,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
     summary: 'A new back-office token for the same session',
     tags: ['back-office'],
     access: 'user',
-    handler: async (c) => {
-      const { secrets, now } = deps(c)
-      const refreshed = await refreshSession(db(c), secrets.jwtSecret, c.get('principal').sessionId, now())
-      if (!refreshed) throw new ApiError(401, 'unauthorized', 'The session has ended.')
-      sendToken(c, refreshed.token)
-      return ok(c, { expiresIn: refreshed.expiresIn })
-    },
+    handler: refreshToken,
   }),
 
   defineRoute({

@@ -204,6 +204,15 @@ async function answerLogin(c: Context<AppEnv>, row: ClientRow, token: string) {
   return ok(c, { mfa: false, client: await clientView(db(c), row) })
 }
 
+/** New token for the caller's session; the client and back-office refresh routes share it. */
+export async function refreshToken(c: Context<AppEnv>) {
+  const { secrets, now } = deps(c)
+  const refreshed = await refreshSession(db(c), secrets.jwtSecret, c.get('principal').sessionId, now())
+  if (!refreshed) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+  sendToken(c, refreshed.token)
+  return ok(c, { expiresIn: refreshed.expiresIn })
+}
+
 export const identityRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
@@ -500,13 +509,7 @@ export const identityRoutes: AnyRoute[] = [
     access: 'client',
     // A single-link visit must outlive one token too.
     singleLink: true,
-    handler: async (c) => {
-      const { secrets, now } = deps(c)
-      const refreshed = await refreshSession(db(c), secrets.jwtSecret, c.get('principal').sessionId, now())
-      if (!refreshed) throw new ApiError(401, 'unauthorized', 'The session has ended.')
-      sendToken(c, refreshed.token)
-      return ok(c, { expiresIn: refreshed.expiresIn })
-    },
+    handler: refreshToken,
   }),
 
   defineRoute({

@@ -25,20 +25,10 @@ import {
 import type { AppEnv } from '../context'
 import { ok, okPage } from '../envelope'
 import { notFound } from '../errors'
+import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'
 
 const psgcCode = v.pipe(v.string(), v.regex(psgcCodePattern, 'Must be a 10-digit PSGC code.'))
-
-const pageNumber = (fallback: string, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^[1-9]\d{0,6}$/, 'Must be a whole number from 1.'),
-      v.transform(Number),
-      v.maxValue(max, `Must be at most ${max}.`),
-    ),
-    fallback,
-  )
 
 /** Search and paging shared by the PSGC lists. A select shows at most 1000 options at once. */
 const geoPaging = {
