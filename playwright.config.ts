@@ -29,6 +29,11 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', STATIC_DIR: './dist' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? './dist',
+    },
   },
 })

@@ -1,15 +1,32 @@
 /**
- * English texts live in one locale file, loaded lazily before the first render, so a second language is a
- * second file. Components read typed messages with `useMessages()`.
+ * English texts live in locale files, loaded lazily before the first render, so a second language is a second
+ * set of files. `en.json` holds the shell and content pages; each feature with many texts has its own file
+ * under `en/`, merged in under the feature's key, so features grow their texts without touching one big file.
+ * Components read typed messages with `useMessages()`.
  */
 import { createContext, type ReactNode, useContext } from 'react'
+import type enAuth from './locales/en/auth.json'
+import type enCalculator from './locales/en/calculator.json'
+import type enJourney from './locales/en/journey.json'
 import type en from './locales/en.json'
 
-export type Messages = typeof en
+export type Messages = typeof en & {
+  calculator: typeof enCalculator
+  auth: typeof enAuth
+  journey: typeof enJourney
+}
 export type Locale = 'en'
 
 const loaders: Record<Locale, () => Promise<Messages>> = {
-  en: () => import('./locales/en.json').then((m) => m.default),
+  en: async () => {
+    const [base, calculator, auth, journey] = await Promise.all([
+      import('./locales/en.json'),
+      import('./locales/en/calculator.json'),
+      import('./locales/en/auth.json'),
+      import('./locales/en/journey.json'),
+    ])
+    return { ...base.default, calculator: calculator.default, auth: auth.default, journey: journey.default }
+  },
 }
 
 export const loadMessages = (locale: Locale) => loaders[locale]()
