@@ -245,10 +245,19 @@ const go = (to: JourneyPath, effects: GuardEffect[] = [], search?: string): Guar
   followFlow: false,
 })
 
+/** Logged in, profile not loaded: load the profile and the flow step before deciding anything. */
+const loadFirst: GuardDecision = {
+  redirect: null,
+  effects: [{ type: 'loadProfileAndFlow' }],
+  followFlow: false,
+}
+
 /** Spec section 2, "Registration guard", on every /registration page. The first rule that applies wins. */
 export function registrationGuard(facts: GuardFacts): GuardDecision {
   if (facts.sandbox) return { redirect: null, effects: [{ type: 'startSandbox' }], followFlow: false }
   if (!facts.loggedIn) return go(journeyPaths.registration)
+  // Logged in but the profile is not known yet: "no first name" cannot be told from "not loaded".
+  if (!facts.client) return loadFirst
   if (!hasFirstName(facts.client)) return go(journeyPaths.details)
   switch (facts.flow?.step) {
     case 'work_info': {
@@ -271,8 +280,7 @@ export function flowGuard(facts: GuardFacts): GuardDecision {
     if (facts.singleLinkCookie) return go(journeyPaths.login)
     return go(journeyPaths.registration, [{ type: 'setProgress30' }])
   }
-  // Logged in but the profile is not known yet: load it (and the flow) before deciding anything.
-  if (!facts.client) return { redirect: null, effects: [{ type: 'loadProfileAndFlow' }], followFlow: false }
+  if (!facts.client) return loadFirst
   if (facts.client.soldDebt) return go(journeyPaths.debtSold)
   if (facts.client.status === clientStatus.blocked) return go(journeyPaths.login, [{ type: 'logout' }])
   return stay([{ type: 'loadLoanAndSchedule' }])

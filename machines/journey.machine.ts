@@ -2,6 +2,9 @@
  * The client journey on the client (spec section 2 "Flow routing by step", "Registration guard", "Flow guard";
  * section 4 "Flow polling", "Sandbox"; section 9: poll every 10 seconds).
  *
+ * - unknown: the app has not said yet who is there (the auth session is still restoring its token). Nothing
+ *   redirects: a reload of a registration step must not bounce to /registration before the session is known;
+ *   `followJourney` re-runs the guards as soon as it is.
  * - idle: logged out. No flow, no polling, no redirect from the flow table.
  * - sandbox: an admin or the `qa-disable-flow` cookie. The sandbox replaces the normal flow: nothing is polled
  *   and no journey page redirects.
@@ -94,8 +97,18 @@ export const journeyMachine = journeySetup.createMachine({
     target: null,
     failedFetches: 0,
   },
-  initial: 'idle',
+  initial: 'unknown',
   states: {
+    unknown: {
+      description: 'Waiting for the first SESSION.CHANGED: no journey redirects yet.',
+      on: {
+        'SESSION.CHANGED': [
+          { guard: 'entersSandbox', target: 'sandbox', actions: 'storeSession' },
+          { guard: 'isLoggedIn', target: 'polling', actions: 'storeSession' },
+          { target: 'idle', actions: 'storeSession' },
+        ],
+      },
+    },
     idle: {
       description: 'Logged out: no flow, no journey redirects.',
       on: {
@@ -197,6 +210,7 @@ export function journeyDecision(
   current: string | JourneyLocation,
   cookies: JourneyCookies = noJourneyCookies,
 ): JourneyDecision {
+  if (snapshot.matches('unknown')) return { redirect: null, effects: [] }
   const { pathname, search } = locationOf(current)
   return decideJourney({
     pathname,

@@ -223,11 +223,18 @@ describe('registration guard (spec section 2)', () => {
   it.each([
     ['no first name', client({ firstName: null })],
     ['a blank first name', client({ firstName: ' ' })],
-    ['no profile yet', null],
   ])('%s: registration details, before any step rule', (_, c) => {
     expect(registrationGuard(facts({ client: c, flow: active('work_info'), storedQuery: 'a=1' }))).toEqual({
       redirect: { to: '/registration/details' },
       effects: [],
+      followFlow: false,
+    })
+  })
+
+  it('logged in without a profile yet: load the profile and the flow step first, no redirect', () => {
+    expect(registrationGuard(facts({ client: null, flow: active('work_info') }))).toEqual({
+      redirect: null,
+      effects: [{ type: 'loadProfileAndFlow' }],
       followFlow: false,
     })
   })

@@ -56,7 +56,15 @@ function buildRouter(journey: JourneyRouting, start: string) {
     )
   }
   const routeTree = root.addChildren([
-    layout('registration', ['/', 'details', 'employment', 'reference', 'address', 'documents']),
+    layout('registration', [
+      '/',
+      'details',
+      'employment',
+      'reference',
+      'address',
+      'documents',
+      'document-verification',
+    ]),
     layout('application', ['apply', 'loading', 'accepted']),
     createRoute({
       getParentRoute: () => root,
@@ -82,7 +90,7 @@ afterEach(() => {
 
 /** A journey actor whose flow fetches the test answers, with spies for every guard effect. */
 function journeyWith(
-  session: { loggedIn: boolean; facts: JourneyFacts },
+  session: { loggedIn: boolean; facts: JourneyFacts } | null,
   cookies: Record<string, string> = {},
 ) {
   const answers: ((flow: Flow) => void)[] = []
@@ -94,7 +102,7 @@ function journeyWith(
     }),
   ).start()
   stops.push(() => actor.stop())
-  actor.send({ type: 'SESSION.CHANGED', ...session })
+  if (session) actor.send({ type: 'SESSION.CHANGED', ...session })
   const effects = {
     startSandbox: vi.fn(),
     setProgress30: vi.fn(),
@@ -168,6 +176,15 @@ describe('journey routes from machine state', () => {
     const visitor = journeyWith({ loggedIn: false, facts: { ...clientFacts, client: null } })
     cleanup()
     await expectPage(await show(visitor.journey, '/faq'), '/faq')
+  })
+
+  it('a reload before the session is known stays, then follows the session once it is', async () => {
+    const j = journeyWith(null)
+    const router = await show(j.journey, '/registration/address')
+    await expectPage(router, '/registration/address')
+    act(() => j.actor.send({ type: 'SESSION.CHANGED', loggedIn: true, facts: clientFacts }))
+    await j.answer({ step: 'veriff', status: 'active' })
+    await expectPage(router, '/registration/document-verification')
   })
 
   it('a visitor on my loan goes to registration and the progress is set to 30 %', async () => {

@@ -8,7 +8,7 @@
  * machine's transition.
  *
  * 1. Plan: shortest paths to every abstract state (state value, session case, last flow, whether a fetch
- *    failed) over six sessions (visitor, client without a first name, client, admin, QA cookie as visitor and
+ *    failed) from the unknown session over six sessions (visitor, client without a first name, client, admin, QA cookie as visitor and
  *    as client), fetch answers for two flows, a failed fetch, the poll tick, FLOW.REFRESH and FLOW.RECEIVED.
  * 2. Replay each path on the REAL machine with `fetchFlow` replaced by promises the test settles and the poll
  *    interval on fake timers: a done/error event settles the newest request (after answering every superseded
@@ -226,9 +226,12 @@ function transitionsTaken(state: AnyMachineSnapshot, event: ModelEvent): string[
 // ---------------------------------------------------------------------------------------------------------
 // Invariants, stated from the spec rather than from the machine.
 
+const initialContext = createActor(journeyMachine).getSnapshot().context
+
 function assertInvariants(snapshot: JourneySnapshot, live: Live) {
   const c = snapshot.context
   const sandbox = isSandbox(c.facts)
+  if (snapshot.matches('unknown')) expect(c).toEqual(initialContext)
   if (snapshot.matches('idle')) {
     expect(c.loggedIn).toBe(false)
     expect(sandbox).toBe(false)
@@ -454,6 +457,8 @@ describe('every row of the step table, through the machine', () => {
 describe('polling (spec sections 4 and 9)', () => {
   it('asks on login, then every 10 seconds after each answer', async () => {
     const live = startLive()
+    expect(live.snapshot().value).toBe('unknown')
+    live.send(sessionChanged('visitor'))
     expect(live.snapshot().value).toBe('idle')
     vi.advanceTimersByTime(FLOW_POLL_INTERVAL_MS * 3)
     expect(live.fetches).toHaveLength(0)
@@ -561,8 +566,19 @@ describe('sandbox (spec section 4)', () => {
 })
 
 describe('journeyTarget and journeyDecision', () => {
+  it('before the session is known nothing redirects', () => {
+    const live = startLive()
+    for (const path of ['/registration/employment', '/application/apply', '/profile/my-loan']) {
+      expect(journeyDecision(live.snapshot(), path, { analyticsQuery: 'a=1', singleLink: true })).toEqual({
+        redirect: null,
+        effects: [],
+      })
+    }
+  })
+
   it('a visitor on a registration step goes to /registration, and /registration itself stays', () => {
     const live = startLive()
+    live.send(sessionChanged('visitor'))
     expect(journeyTarget(live.snapshot(), '/registration/employment')).toEqual({ to: '/registration' })
     expect(journeyTarget(live.snapshot(), '/registration')).toBeNull()
     expect(journeyTarget(live.snapshot(), '/faq')).toBeNull()
@@ -570,6 +586,7 @@ describe('journeyTarget and journeyDecision', () => {
 
   it('a visitor on my loan with the single-link cookie goes to login', () => {
     const live = startLive()
+    live.send(sessionChanged('visitor'))
     expect(
       journeyTarget(live.snapshot(), '/profile/my-loan', { analyticsQuery: null, singleLink: true }),
     ).toEqual({
