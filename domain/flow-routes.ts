@@ -259,7 +259,9 @@ export function registrationGuard(facts: GuardFacts): GuardDecision {
   // Logged in but the profile is not known yet: "no first name" cannot be told from "not loaded".
   if (!facts.client) return loadFirst
   if (!hasFirstName(facts.client)) return go(journeyPaths.details)
-  switch (facts.flow?.step) {
+  // Step rules act only on an active step, like the table: a completed step goes to the loading page.
+  const step = facts.flow?.status === 'active' ? facts.flow.step : null
+  switch (step) {
     case 'work_info': {
       const search = facts.storedQuery?.replace(/^\?/, '') || undefined
       const effects: GuardEffect[] = search ? [{ type: 'removeCookie', name: ANALYTICS_QUERY_COOKIE }] : []

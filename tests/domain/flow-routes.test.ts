@@ -282,6 +282,18 @@ describe('registration guard (spec section 2)', () => {
     })
   })
 
+  it.each([
+    'work_info',
+    'relative_info',
+    'address',
+  ] as const)('a completed %s leaves it to the step table (the loading page)', (step) => {
+    expect(registrationGuard(facts({ flow: { step, status: 'completed' }, storedQuery: 'a=1' }))).toEqual({
+      redirect: null,
+      effects: [],
+      followFlow: true,
+    })
+  })
+
   it('no flow known yet leaves it to the step table', () => {
     expect(registrationGuard(facts())).toEqual({ redirect: null, effects: [], followFlow: true })
   })
@@ -408,6 +420,13 @@ describe('decideJourney: guard first, then the step table', () => {
       to: '/application/loading',
     })
     expect(decide('/application/loading', { flow: completed }).redirect).toBeNull()
+  })
+
+  it('a step just completed on its own page goes to the loading page', () => {
+    expect(decide('/registration/employment', { flow: { step: 'work_info', status: 'completed' } })).toEqual({
+      redirect: { to: '/application/loading' },
+      effects: [],
+    })
   })
 
   it('no flow known yet: no redirect', () => {
