@@ -246,18 +246,18 @@ const go = (to: JourneyPath, effects: GuardEffect[] = [], search?: string): Guar
 })
 
 /** Logged in, profile not loaded: load the profile and the flow step before deciding anything. */
-const loadFirst: GuardDecision = {
+const loadFirst = (): GuardDecision => ({
   redirect: null,
   effects: [{ type: 'loadProfileAndFlow' }],
   followFlow: false,
-}
+})
 
 /** Spec section 2, "Registration guard", on every /registration page. The first rule that applies wins. */
 export function registrationGuard(facts: GuardFacts): GuardDecision {
   if (facts.sandbox) return { redirect: null, effects: [{ type: 'startSandbox' }], followFlow: false }
   if (!facts.loggedIn) return go(journeyPaths.registration)
   // Logged in but the profile is not known yet: "no first name" cannot be told from "not loaded".
-  if (!facts.client) return loadFirst
+  if (!facts.client) return loadFirst()
   if (!hasFirstName(facts.client)) return go(journeyPaths.details)
   // Step rules act only on an active step, like the table: a completed step goes to the loading page.
   const step = facts.flow?.status === 'active' ? facts.flow.step : null
@@ -282,7 +282,7 @@ export function flowGuard(facts: GuardFacts): GuardDecision {
     if (facts.singleLinkCookie) return go(journeyPaths.login)
     return go(journeyPaths.registration, [{ type: 'setProgress30' }])
   }
-  if (!facts.client) return loadFirst
+  if (!facts.client) return loadFirst()
   if (facts.client.soldDebt) return go(journeyPaths.debtSold)
   if (facts.client.status === clientStatus.blocked) return go(journeyPaths.login, [{ type: 'logout' }])
   return stay([{ type: 'loadLoanAndSchedule' }])
@@ -317,7 +317,7 @@ export interface JourneyDecisionInput {
   routing: RoutingFacts
 }
 
-const nothing: JourneyDecision = { redirect: null, effects: [] }
+const nothing = (): JourneyDecision => ({ redirect: null, effects: [] })
 
 function samePath(a: string, b: string): boolean {
   const trim = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p)
@@ -331,9 +331,9 @@ function samePath(a: string, b: string): boolean {
  */
 export function decideJourney({ pathname, search, guard, routing }: JourneyDecisionInput): JourneyDecision {
   const page = journeyPageOf(pathname)
-  if (!page) return nothing
+  if (!page) return nothing()
   // The sandbox replaces the normal flow everywhere; only the registration guard names it (startSandbox).
-  if (guard.sandbox && page !== 'registration') return nothing
+  if (guard.sandbox && page !== 'registration') return nothing()
   const decision = page === 'registration' ? registrationGuard(guard) : flowGuard(guard)
   const fromFlow =
     decision.followFlow && guard.flow ? routeForFlow(guard.flow, { ...routing, query: search }) : null
