@@ -1,0 +1,474 @@
+/**
+ * The journey rules of spec section 2 ("Flow routing by step", "Registration guard", "Flow guard") and
+ * section 4 ("Sandbox"). Expected paths are spelled out as the spec lists them, not read back from
+ * `journeyPaths`, so a wrong constant fails here.
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  type ApplicationFacts,
+  type ClientFacts,
+  decideJourney,
+  type Flow,
+  type FlowStep,
+  flowGuard,
+  flowRouteTable,
+  flowSteps,
+  type GuardFacts,
+  isExternalTarget,
+  isSandbox,
+  journeyPageOf,
+  parseFlow,
+  type RoutingFacts,
+  registrationGuard,
+  routeForFlow,
+} from '../../domain/flow-routes'
+
+const client = (over: Partial<ClientFacts> = {}): ClientFacts => ({
+  firstName: 'Maria',
+  status: 1,
+  soldDebt: false,
+  closedLoansCount: 0,
+  ...over,
+})
+const application = (over: Partial<ApplicationFacts> = {}): ApplicationFacts => ({
+  id: 'app-42',
+  disbursementType: 'bank_transfer',
+  cashPickupNumber: null,
+  ...over,
+})
+const routing = (over: Partial<RoutingFacts> = {}): RoutingFacts => ({
+  client: client(),
+  application: application(),
+  ...over,
+})
+const active = (step: FlowStep): Flow => ({ step, status: 'active' })
+
+describe('flow routing by step (spec section 2, one row each)', () => {
+  const rows: [FlowStep, string][] = [
+    ['kontomatik', '/registration/bank-data'],
+    ['disbursement_type', '/registration/payment'],
+    ['document_upload', '/registration/documents'],
+    ['otp_agreement', '/registration/summary'],
+    ['manual_page', '/application/manual-verification'],
+    ['reject_page', '/application/rejected'],
+    ['tmc_page', '/application/accepted'],
+    ['loan_page', '/profile/my-loan'],
+    ['no_loan_page', '/application/apply'],
+    ['new_client_created', '/application/apply'],
+    ['pre_approval_page', '/application/apply'],
+    ['work_info', '/registration/employment'],
+    ['relative_info', '/registration/reference'],
+    ['address', '/registration/address'],
+    ['veriff', '/registration/document-verification'],
+    ['offer_increase', '/application/offer-increase'],
+    ['offer_decrease', '/application/offer-decrease'],
+    ['facebook', 'https://www.facebook.com/?application_id=app-42'],
+  ]
+
+  it('the table has exactly one row per server step', () => {
+    expect(Object.keys(flowRouteTable).sort()).toEqual([...flowSteps].sort())
+    expect(rows.map(([step]) => step).sort()).toEqual([...flowSteps].sort())
+  })
+
+  it.each(rows)('active %s -> %s', (step, expected) => {
+    expect(routeForFlow(active(step), routing())).toBe(expected)
+  })
+
+  it.each(flowSteps)('completed %s -> the application loading page', (step) => {
+    expect(routeForFlow({ step, status: 'completed' }, routing())).toBe('/application/loading')
+  })
+
+  describe('tmc_page: accepted, or the cash-pickup page for a cash pickup with a number', () => {
+    it.each([
+      [
+        'cash pickup with a number',
+        application({ disbursementType: 'cash_pickup', cashPickupNumber: 'CP-123' }),
+        '/application/cash-pickup',
+      ],
+      [
+        'cash pickup without a number',
+        application({ disbursementType: 'cash_pickup', cashPickupNumber: null }),
+        '/application/accepted',
+      ],
+      [
+        'cash pickup with a blank number',
+        application({ disbursementType: 'cash_pickup', cashPickupNumber: '  ' }),
+        '/application/accepted',
+      ],
+      [
+        'bank transfer with a stray number',
+        application({ disbursementType: 'bank_transfer', cashPickupNumber: 'CP-1' }),
+        '/application/accepted',
+      ],
+      ['e-wallet', application({ disbursementType: 'ewallet' }), '/application/accepted'],
+      ['no payout chosen', application({ disbursementType: null }), '/application/accepted'],
+      ['no application', null, '/application/accepted'],
+    ])('%s', (_, app, expected) => {
+      expect(routeForFlow(active('tmc_page'), routing({ application: app }))).toBe(expected)
+    })
+  })
+
+  describe('no_loan_page: no-loan for a client with closed loans, apply otherwise', () => {
+    it.each([
+      ['closed loans', client({ closedLoansCount: 3 }), '/profile/no-loan'],
+      ['one closed loan', client({ closedLoansCount: 1 }), '/profile/no-loan'],
+      ['never had a loan', client({ closedLoansCount: 0 }), '/application/apply'],
+      ['profile not loaded', null, '/application/apply'],
+    ])('%s', (_, c, expected) => {
+      expect(routeForFlow(active('no_loan_page'), routing({ client: c }))).toBe(expected)
+    })
+  })
+
+  describe('new_client_created: details without a first name, apply with one', () => {
+    it.each([
+      ['a first name', client({ firstName: 'Jose' }), '/application/apply'],
+      ['no first name', client({ firstName: null }), '/registration/details'],
+      ['a blank first name', client({ firstName: '   ' }), '/registration/details'],
+      ['no profile yet', null, '/registration/details'],
+    ])('%s', (_, c, expected) => {
+      expect(routeForFlow(active('new_client_created'), routing({ client: c }))).toBe(expected)
+    })
+  })
+
+  describe('facebook: the external site with the query and the application id', () => {
+    it('passes the current query on, with or without its question mark', () => {
+      for (const query of ['?utm_source=fb&x=1', 'utm_source=fb&x=1']) {
+        const url = new URL(routeForFlow(active('facebook'), routing({ query })))
+        expect(url.origin + url.pathname).toBe('https://www.facebook.com/')
+        expect(Object.fromEntries(url.searchParams)).toEqual({
+          utm_source: 'fb',
+          x: '1',
+          application_id: 'app-42',
+        })
+      }
+    })
+
+    it('the application id wins over a query parameter of the same name', () => {
+      const url = new URL(routeForFlow(active('facebook'), routing({ query: 'application_id=evil' })))
+      expect(url.searchParams.getAll('application_id')).toEqual(['app-42'])
+    })
+
+    it('goes to a configured address, without an id when there is no application', () => {
+      const target = routeForFlow(
+        active('facebook'),
+        routing({ application: null, facebookUrl: 'https://m.example.ph/flow?src=web', query: 'a=1' }),
+      )
+      expect(target).toBe('https://m.example.ph/flow?src=web&a=1')
+      expect(isExternalTarget(target)).toBe(true)
+    })
+  })
+
+  it('only facebook leaves the app', () => {
+    for (const step of flowSteps) {
+      expect(isExternalTarget(routeForFlow(active(step), routing())), step).toBe(step === 'facebook')
+    }
+  })
+})
+
+describe('parseFlow', () => {
+  it('accepts the spec names', () => {
+    expect(parseFlow({ step: 'veriff', status: 'completed', extra: 1 })).toEqual({
+      step: 'veriff',
+      status: 'completed',
+    })
+  })
+
+  it.each([
+    ['an unknown step', { step: 'lottery', status: 'active' }],
+    ['an unknown status', { step: 'veriff', status: 'pending' }],
+    ['a missing status', { step: 'veriff' }],
+    ['null', null],
+    ['a string', 'veriff'],
+  ])('refuses %s', (_, raw) => {
+    expect(parseFlow(raw)).toBeNull()
+  })
+})
+
+describe('sandbox (spec section 4)', () => {
+  it.each([
+    [false, false, false],
+    [true, false, true],
+    [false, true, true],
+    [true, true, true],
+  ])('admin %s, qa cookie %s -> %s', (admin, qaDisableFlow, expected) => {
+    expect(isSandbox({ admin, qaDisableFlow })).toBe(expected)
+  })
+})
+
+const facts = (over: Partial<GuardFacts> = {}): GuardFacts => ({
+  sandbox: false,
+  loggedIn: true,
+  client: client(),
+  flow: null,
+  storedQuery: null,
+  singleLinkCookie: false,
+  ...over,
+})
+
+describe('registration guard (spec section 2)', () => {
+  it('sandbox: the sandbox starts instead of the normal flow, even for a visitor', () => {
+    const expected = { redirect: null, effects: [{ type: 'startSandbox' }], followFlow: false }
+    expect(registrationGuard(facts({ sandbox: true }))).toEqual(expected)
+    expect(registrationGuard(facts({ sandbox: true, loggedIn: false, client: null }))).toEqual(expected)
+  })
+
+  it('not logged in: registration', () => {
+    expect(registrationGuard(facts({ loggedIn: false, client: null, flow: active('work_info') }))).toEqual({
+      redirect: { to: '/registration' },
+      effects: [],
+      followFlow: false,
+    })
+  })
+
+  it.each([
+    ['no first name', client({ firstName: null })],
+    ['a blank first name', client({ firstName: ' ' })],
+  ])('%s: registration details, before any step rule', (_, c) => {
+    expect(registrationGuard(facts({ client: c, flow: active('work_info'), storedQuery: 'a=1' }))).toEqual({
+      redirect: { to: '/registration/details' },
+      effects: [],
+      followFlow: false,
+    })
+  })
+
+  it('logged in without a profile yet: load the profile and the flow step first, no redirect', () => {
+    expect(registrationGuard(facts({ client: null, flow: active('work_info') }))).toEqual({
+      redirect: null,
+      effects: [{ type: 'loadProfileAndFlow' }],
+      followFlow: false,
+    })
+  })
+
+  it('work info: employment with the stored query, then the cookie is removed', () => {
+    expect(
+      registrationGuard(facts({ flow: active('work_info'), storedQuery: '?utm_source=sms&ref=7' })),
+    ).toEqual({
+      redirect: { to: '/registration/employment', search: 'utm_source=sms&ref=7' },
+      effects: [{ type: 'removeCookie', name: 'analytics-query' }],
+      followFlow: false,
+    })
+  })
+
+  it.each([
+    null,
+    '',
+    '?',
+  ])('work info without a stored query (%j): employment, nothing to remove', (storedQuery) => {
+    expect(registrationGuard(facts({ flow: active('work_info'), storedQuery }))).toEqual({
+      redirect: { to: '/registration/employment' },
+      effects: [],
+      followFlow: false,
+    })
+  })
+
+  it.each([
+    ['relative_info', '/registration/reference'],
+    ['address', '/registration/address'],
+  ] as const)('%s: %s', (step, to) => {
+    expect(registrationGuard(facts({ flow: active(step) }))).toEqual({
+      redirect: { to },
+      effects: [],
+      followFlow: false,
+    })
+  })
+
+  it.each(
+    flowSteps.filter((s) => !['work_info', 'relative_info', 'address'].includes(s)),
+  )('any other step (%s) leaves it to the step table', (step) => {
+    expect(registrationGuard(facts({ flow: active(step) }))).toEqual({
+      redirect: null,
+      effects: [],
+      followFlow: true,
+    })
+  })
+
+  it.each([
+    'work_info',
+    'relative_info',
+    'address',
+  ] as const)('a completed %s leaves it to the step table (the loading page)', (step) => {
+    expect(registrationGuard(facts({ flow: { step, status: 'completed' }, storedQuery: 'a=1' }))).toEqual({
+      redirect: null,
+      effects: [],
+      followFlow: true,
+    })
+  })
+
+  it('no flow known yet leaves it to the step table', () => {
+    expect(registrationGuard(facts())).toEqual({ redirect: null, effects: [], followFlow: true })
+  })
+})
+
+describe('flow guard (spec section 2)', () => {
+  it('unauthenticated with the single-link cookie: login', () => {
+    expect(flowGuard(facts({ loggedIn: false, client: null, singleLinkCookie: true }))).toEqual({
+      redirect: { to: '/login' },
+      effects: [],
+      followFlow: false,
+    })
+  })
+
+  it('unauthenticated otherwise: progress 30 % and registration', () => {
+    expect(flowGuard(facts({ loggedIn: false, client: null }))).toEqual({
+      redirect: { to: '/registration' },
+      effects: [{ type: 'setProgress30' }],
+      followFlow: false,
+    })
+  })
+
+  it('logged in without a profile yet: load the profile and the flow step first', () => {
+    expect(flowGuard(facts({ client: null }))).toEqual({
+      redirect: null,
+      effects: [{ type: 'loadProfileAndFlow' }],
+      followFlow: false,
+    })
+  })
+
+  it('sold debt: the debt-sold page, before the blocked rule', () => {
+    for (const status of [1, 2]) {
+      expect(flowGuard(facts({ client: client({ soldDebt: true, status }) }))).toEqual({
+        redirect: { to: '/profile/debt-sold' },
+        effects: [],
+        followFlow: false,
+      })
+    }
+  })
+
+  it('blocked client: logged out', () => {
+    expect(flowGuard(facts({ client: client({ status: 2 }) }))).toEqual({
+      redirect: { to: '/login' },
+      effects: [{ type: 'logout' }],
+      followFlow: false,
+    })
+  })
+
+  it.each([1, 3, 4, 5])('status %i: load the loan and the active schedule, then the step table', (status) => {
+    expect(flowGuard(facts({ client: client({ status }), flow: active('loan_page') }))).toEqual({
+      redirect: null,
+      effects: [{ type: 'loadLoanAndSchedule' }],
+      followFlow: true,
+    })
+  })
+})
+
+describe('journey pages (spec section 4: registration, application and my-loan pages)', () => {
+  it.each([
+    ['/registration', 'registration'],
+    ['/registration/', 'registration'],
+    ['/registration/employment', 'registration'],
+    ['/application/apply', 'application'],
+    ['/application/loading', 'application'],
+    ['/profile/my-loan', 'myLoan'],
+    ['/profile/my-loan/', 'myLoan'],
+    ['/', null],
+    ['/registrations', null],
+    ['/application', null],
+    ['/profile', null],
+    ['/profile/no-loan', null],
+    ['/login', null],
+  ])('%s -> %s', (path, page) => {
+    expect(journeyPageOf(path)).toBe(page)
+  })
+})
+
+describe('decideJourney: guard first, then the step table', () => {
+  const decide = (pathname: string, guard: Partial<GuardFacts>, search = '', r = routing()) =>
+    decideJourney({ pathname, search, guard: facts(guard), routing: r })
+
+  it('pages outside the journey are left alone', () => {
+    expect(decide('/faq', { flow: active('work_info') })).toEqual({ redirect: null, effects: [] })
+    expect(decide('/profile/no-loan', { loggedIn: false, client: null })).toEqual({
+      redirect: null,
+      effects: [],
+    })
+  })
+
+  it('the sandbox replaces the flow on every journey page', () => {
+    expect(decide('/registration/address', { sandbox: true, flow: active('veriff') })).toEqual({
+      redirect: null,
+      effects: [{ type: 'startSandbox' }],
+    })
+    expect(decide('/application/apply', { sandbox: true, flow: active('veriff') })).toEqual({
+      redirect: null,
+      effects: [],
+    })
+  })
+
+  it('a registration guard redirect wins over the step table', () => {
+    expect(
+      decide('/registration/documents', { client: client({ firstName: null }), flow: active('veriff') }),
+    ).toEqual({
+      redirect: { to: '/registration/details' },
+      effects: [],
+    })
+  })
+
+  it('otherwise the active step decides', () => {
+    expect(decide('/registration/details', { flow: active('veriff') })).toEqual({
+      redirect: { to: '/registration/document-verification' },
+      effects: [],
+    })
+    expect(decide('/application/apply', { flow: active('loan_page') })).toEqual({
+      redirect: { to: '/profile/my-loan' },
+      effects: [{ type: 'loadLoanAndSchedule' }],
+    })
+  })
+
+  it('a completed step goes to the loading page, and the loading page stays', () => {
+    const completed: Flow = { step: 'otp_agreement', status: 'completed' }
+    expect(decide('/registration/summary', { flow: completed }).redirect).toEqual({
+      to: '/application/loading',
+    })
+    expect(decide('/application/loading', { flow: completed }).redirect).toBeNull()
+  })
+
+  it('a step just completed on its own page goes to the loading page', () => {
+    expect(decide('/registration/employment', { flow: { step: 'work_info', status: 'completed' } })).toEqual({
+      redirect: { to: '/application/loading' },
+      effects: [],
+    })
+  })
+
+  it('no flow known yet: no redirect', () => {
+    expect(decide('/registration/address', {})).toEqual({ redirect: null, effects: [] })
+  })
+
+  it('the page already being loaded is not a redirect (trailing slash included)', () => {
+    expect(decide('/registration/documents/', { flow: active('document_upload') }).redirect).toBeNull()
+    expect(decide('/profile/my-loan', { flow: active('loan_page') })).toEqual({
+      redirect: null,
+      effects: [{ type: 'loadLoanAndSchedule' }],
+    })
+  })
+
+  it('on employment already, the stored query is neither passed nor removed', () => {
+    expect(decide('/registration/employment', { flow: active('work_info'), storedQuery: 'a=1' })).toEqual({
+      redirect: null,
+      effects: [],
+    })
+    expect(decide('/registration/address', { flow: active('work_info'), storedQuery: 'a=1' })).toEqual({
+      redirect: { to: '/registration/employment', search: 'a=1' },
+      effects: [{ type: 'removeCookie', name: 'analytics-query' }],
+    })
+  })
+
+  it('facebook is an external redirect carrying the current query', () => {
+    expect(decide('/application/apply', { flow: active('facebook') }, '?utm_source=fb')).toEqual({
+      redirect: { href: 'https://www.facebook.com/?utm_source=fb&application_id=app-42' },
+      effects: [{ type: 'loadLoanAndSchedule' }],
+    })
+  })
+
+  it('a flow guard redirect wins over the step table', () => {
+    expect(decide('/application/apply', { client: client({ status: 2 }), flow: active('tmc_page') })).toEqual(
+      {
+        redirect: { to: '/login' },
+        effects: [{ type: 'logout' }],
+      },
+    )
+    expect(decide('/profile/my-loan', { loggedIn: false, client: null, flow: null })).toEqual({
+      redirect: { to: '/registration' },
+      effects: [{ type: 'setProgress30' }],
+    })
+  })
+})
