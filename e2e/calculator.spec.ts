@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { expect, type Page, type Request, test } from '@playwright/test'
 import { watchConsole } from './support'
 
@@ -95,6 +96,7 @@ test('ten quick ArrowRight presses cause at most two offer requests', async ({ p
   await expectSettled(page)
   await page.waitForLoadState('networkidle')
 
+  console.info(`ten ArrowRight presses: ${offerRequests.length} offer request(s)`)
   expect(offerRequests.length).toBeGreaterThanOrEqual(1)
   expect(offerRequests.length).toBeLessThanOrEqual(2)
   // The last request asks for what the slider says: PHP 6 000 is 600 000 centavos.
@@ -269,4 +271,24 @@ test('the calculator fits a 360 px screen', async ({ page }) => {
   await expectSettled(page)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
   expect(overflow).toBeLessThanOrEqual(0)
+})
+
+test('the home route with its calculator loads less than 170 KB of gzipped JavaScript', async ({ page }) => {
+  // The same budget as scripts/bundle-size.ts, measured on what Chromium actually fetched for `/`.
+  const scripts: Promise<Buffer>[] = []
+  const urls: string[] = []
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.endsWith('.js') && response.ok()) {
+      urls.push(response.url())
+      scripts.push(response.body())
+    }
+  })
+  await page.goto('/')
+  await expectSettled(page)
+  await page.waitForLoadState('networkidle')
+  const bodies = await Promise.all(scripts)
+  const gzipped = bodies.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0)
+  console.info(`home route: ${urls.length} scripts, ${(gzipped / 1024).toFixed(1)} KB gzipped`)
+  expect(urls.length).toBeGreaterThan(1)
+  expect(gzipped).toBeLessThan(170 * 1024)
 })

@@ -282,11 +282,7 @@ export function Calculator({ mode = 'full', client, extraNote = false, submit = 
   )
 
   return (
-    <section
-      className={`calculator calculator--${mode}`}
-      aria-labelledby={`${baseId}-title`}
-      data-state={snapshot.matches({ ready: 'failed' }) ? 'offer-error' : 'ready'}
-    >
+    <section className={`calculator calculator--${mode}`} aria-labelledby={`${baseId}-title`}>
       <h2 id={`${baseId}-title`} className={mode === 'compact' ? 'visually-hidden' : 'calculator__title'}>
         {m.title}
       </h2>
