@@ -23,7 +23,8 @@ export function CalculatorStats({ amount, term, offer, loggedIn, pending }: Calc
   const packageFee = offer?.borrowers_advantage_package_fee.amount ?? 0
   return (
     <div className="calculator__stats-wrap">
-      <dl className="calculator__stats" aria-label={s.label} aria-busy={pending}>
+      <h3 className="visually-hidden">{s.label}</h3>
+      <dl className="calculator__stats" aria-busy={pending}>
         <Stat label={s.principal} testId="principal">
           <span className="calculator__value">{displayMoney(amount)}</span>
         </Stat>

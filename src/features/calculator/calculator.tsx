@@ -18,7 +18,7 @@ import {
 } from '../../../machines/calculator.machine'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
-import { calculatorActors } from './calculator-api'
+import { calculatorActors, type PricedOffer } from './calculator-api'
 import { readCalculatorCookie, writeCalculatorCookie } from './calculator-cookie'
 import { CalculatorStats } from './calculator-stats'
 import { displayMoney, formatDays, spokenMoney } from './format'
@@ -132,6 +132,7 @@ export function Calculator({ mode = 'full', client, extraNote = false, submit = 
   const { loggedIn } = context.client
   const tabsShown = !context.client.limitFirst
   const pending = context.offerKey !== requestKeyOf(context)
+  const offerPromo = pending ? null : ((context.offer as PricedOffer | null)?.promo ?? null)
   const showNote =
     extraNote && loggedIn && context.client.closedLoansCount > 0 && !context.client.hasActiveLoan
   const editorId = `${baseId}-editor`
@@ -221,6 +222,7 @@ export function Calculator({ mode = 'full', client, extraNote = false, submit = 
         <PromoCodeField
           loggedIn={loggedIn}
           current={promoCode}
+          offerStatus={offerPromo && !offerPromo.applied ? offerPromo.status : null}
           onValid={(code) => actor.send({ type: 'PROMO.SET', code })}
           onClear={() => actor.send({ type: 'PROMO.SET', code: '' })}
         />

@@ -19,6 +19,11 @@ export interface PromoCodeFieldProps {
   loggedIn: boolean
   /** The code the calculator uses now, if any. */
   current: string | null
+  /**
+   * What the last offer said of that code when it did not apply it: a code restored from the cookie was valid
+   * yesterday and may have expired since, and the offer call re-checks it.
+   */
+  offerStatus?: string | null
   onValid(code: string): void
   onClear(): void
 }
@@ -27,10 +32,17 @@ export interface PromoCodeFieldProps {
  * A promo code is checked by the server (spec section 5) and reaches the calculator only when valid. The same
  * valibot schema as the API (3 to 10 letters or digits, upper-cased) answers the shape locally first.
  */
-export function PromoCodeField({ loggedIn, current, onValid, onClear }: PromoCodeFieldProps) {
+export function PromoCodeField({
+  loggedIn,
+  current,
+  offerStatus = null,
+  onValid,
+  onClear,
+}: PromoCodeFieldProps) {
   const api = useApi()
   const m = useMessages().calculator.promo
   const id = useId()
+  const statusText = (status: string) => m.status[status as keyof typeof m.status] ?? m.status.unknown
   const [text, setText] = useState(current ?? '')
   const [state, setState] = useState<PromoFieldState>(
     current ? { kind: 'applied', code: current } : { kind: 'idle' },
@@ -71,7 +83,9 @@ export function PromoCodeField({ loggedIn, current, onValid, onClear }: PromoCod
     onClear()
   }
 
-  const refused = state.kind === 'refused'
+  const refusal =
+    state.kind === 'refused' ? state.message : current && offerStatus ? statusText(offerStatus) : null
+  const refused = refusal !== null
   return (
     <form className="calculator__promo" onSubmit={submit} noValidate>
       <div className={refused ? 'field field--invalid' : 'field'}>
@@ -107,7 +121,7 @@ export function PromoCodeField({ loggedIn, current, onValid, onClear }: PromoCod
         </div>
         {refused ? (
           <p id={`${id}-error`} className="field__error" data-error-key={PROMO_ERROR_KEY} role="alert">
-            {state.message}
+            {refusal}
           </p>
         ) : state.kind === 'applied' ? (
           <p id={`${id}-hint`} className="field__hint calculator__promo-ok" role="status">

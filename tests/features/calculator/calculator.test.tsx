@@ -3,7 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { removeCookie } from '../../../src/app/cookies'
 import { Calculator } from '../../../src/features/calculator/calculator'
-import { CALCULATOR_COOKIE, readCalculatorCookie } from '../../../src/features/calculator/calculator-cookie'
+import {
+  CALCULATOR_COOKIE,
+  readCalculatorCookie,
+  writeCalculatorCookie,
+} from '../../../src/features/calculator/calculator-cookie'
 import { Harness, scriptedApi } from './harness'
 
 const navigate = vi.fn()
@@ -163,6 +167,38 @@ describe('<Calculator>', () => {
     await waitFor(() => expect(calls.some((c) => c.includes('promo_name=HIRAM10'))).toBe(true))
     fireEvent.click(screen.getByRole('button', { name: 'Remove' }))
     await waitFor(() => expect(readCalculatorCookie()?.promoCode).toBeNull())
+  })
+
+  it('restores the cookie state through the machine, and reports a restored promo the offer refused', async () => {
+    writeCalculatorCookie({
+      amount: 730_000,
+      term: 99,
+      tab: 'new',
+      optionalFee: false,
+      promoCode: 'OLDPROMO',
+    })
+    const { api, calls } = scriptedApi()
+    render(
+      <Harness api={api}>
+        <Calculator />
+      </Harness>,
+    )
+    const amount = await screen.findByRole('slider', { name: 'Amount' })
+    // Re-validated: rounded down to the PHP 100 interval, the term clamped to the new-client max.
+    expect(amount.getAttribute('aria-valuetext')).toBe('PHP 7 300.00')
+    expect(screen.getByRole('slider', { name: 'Term' }).getAttribute('aria-valuetext')).toBe('30 days')
+    expect(screen.getByRole('checkbox', { name: 'Add the borrowers advantage package' })).toHaveProperty(
+      'checked',
+      false,
+    )
+    await waitFor(() =>
+      expect(calls).toContain(
+        '/public/arithmetic/offer/stl/first/730000/30?optionalFee=false&promo_name=OLDPROMO',
+      ),
+    )
+    const refusal = await screen.findByRole('alert')
+    expect(refusal.getAttribute('data-error-key')).toBe('error-promo-applied-wrong')
+    expect(refusal.textContent).toBe('This promo code has expired.')
   })
 
   it('compact mode shows a one-line summary and opens the sliders with Edit', async () => {

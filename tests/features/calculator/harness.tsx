@@ -74,7 +74,12 @@ export function scriptedApi(options: { discounted?: boolean; client?: unknown } 
     }
     if (path === '/private/client') return options.client
     const match = /\/(\d+)\/(\d+)$/.exec(path)
-    if (match) return offerFor(Number(match[1]), Number(match[2]), { discounted: options.discounted })
+    if (match) {
+      const offer = offerFor(Number(match[1]), Number(match[2]), { discounted: options.discounted })
+      const code = opts?.query?.promo_name
+      const status = code === 'HIRAM10' ? 'valid' : 'expired'
+      return { ...offer, promo: code ? { code, status, applied: status === 'valid' } : null }
+    }
     throw new Error(`unexpected GET ${path}`)
   })
   const put = vi.fn(async (_path: string, body: { promoCode: string }) => {
