@@ -34,9 +34,6 @@ export const journeyMessageKeys = {
 } as const
 const k = journeyMessageKeys
 
-const text = (max = 200) =>
-  v.pipe(v.string(k.required), v.trim(), v.nonEmpty(k.required), v.maxLength(max, k.wrongFormat))
-
 // ---------------------------------------------------------------------------------------------------- dates
 
 /** Asia/Manila is UTC+8 all year (no daylight saving), so its calendar date is a fixed shift. */
