@@ -6,7 +6,8 @@
  *
  * The calls behind each event, and why the steps are in this order, are in
  * docs/decisions/0010-client-journey-on-the-server.md. Events that keep the step (saving a contact, a photo, a
- * payout account) are self-transitions: they are accepted only on their step, and refused with a 409
+ * payout account) are self-transitions with the step as target (a targetless transition without actions is
+ * one `snapshot.can` reports as not enabled): they are accepted only on their step, and refused with a 409
  * elsewhere like every other event.
  */
 import { setup, transition } from 'xstate'
@@ -70,27 +71,27 @@ export const clientJourneyMachine = setup({
       on: { SUBMIT_DETAILS: 'work_info', CONFIRM_BACK_OFFICE_DETAILS: 'work_info' },
     },
     work_info: { on: { SUBMIT_EMPLOYMENT: 'relative_info' } },
-    relative_info: { on: { ADD_CONTACT: {}, SUBMIT_REFERENCE: 'address' } },
-    address: { on: { RECORD_GEO: {}, SUBMIT_ADDRESS: 'document_upload' } },
-    document_upload: { on: { CHANGE_ID_PHOTO: {}, FINISH_ID_DOCUMENT: 'veriff' } },
+    relative_info: { on: { ADD_CONTACT: 'relative_info', SUBMIT_REFERENCE: 'address' } },
+    address: { on: { RECORD_GEO: 'address', SUBMIT_ADDRESS: 'document_upload' } },
+    document_upload: { on: { CHANGE_ID_PHOTO: 'document_upload', FINISH_ID_DOCUMENT: 'veriff' } },
     veriff: {
       on: {
-        START_VERIFICATION: {},
-        VERIFICATION_RESUBMISSION: {},
+        START_VERIFICATION: 'veriff',
+        VERIFICATION_RESUBMISSION: 'veriff',
         VERIFICATION_APPROVED: 'kontomatik',
         VERIFICATION_DECLINED: 'reject_page',
       },
     },
     kontomatik: {
       on: {
-        BANK_LOGIN_FAILED: {},
+        BANK_LOGIN_FAILED: 'kontomatik',
         BANK_DATA_IMPORTED: 'disbursement_type',
         SKIP_BANK_DATA: 'disbursement_type',
       },
     },
-    disbursement_type: { on: { SAVE_PAYOUT: {}, FINISH: 'no_loan_page' } },
+    disbursement_type: { on: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page' } },
     /** Registration is complete and the client may apply (issue 6 continues from here). */
-    no_loan_page: { on: { SAVE_PAYOUT: {} } },
+    no_loan_page: { on: { SAVE_PAYOUT: 'no_loan_page' } },
     /** Identity verification declined: no application can follow. */
     reject_page: {},
   },
