@@ -210,10 +210,11 @@ export async function clientAt(
 /** Row counts and the journey row of one client: equal before and after means nothing was written. */
 export async function fingerprint(t: TestApp, clientId: number) {
   const db = t.database.db
-  const n = async (
-    table: typeof clientContact | typeof clientGeo | typeof uploadedFile,
-    column: typeof clientContact.clientId,
-  ) => (await db.select({ n: count() }).from(table).where(eq(column, clientId)))[0]!.n
+  const contacts = await db
+    .select({ n: count() })
+    .from(clientContact)
+    .where(eq(clientContact.clientId, clientId))
+  const geo = await db.select({ n: count() }).from(clientGeo).where(eq(clientGeo.clientId, clientId))
   const one = async <T>(rows: Promise<T[]>) => (await rows)[0] ?? null
   return {
     client: await one(db.select().from(client).where(eq(client.id, clientId))),
@@ -221,8 +222,8 @@ export async function fingerprint(t: TestApp, clientId: number) {
     profile: await one(db.select().from(clientProfile).where(eq(clientProfile.clientId, clientId))),
     address: await one(db.select().from(clientAddress).where(eq(clientAddress.clientId, clientId))),
     document: await one(db.select().from(identityDocument).where(eq(identityDocument.clientId, clientId))),
-    contacts: await n(clientContact, clientContact.clientId),
-    geo: await n(clientGeo, clientGeo.clientId),
+    contacts: contacts[0]!.n,
+    geo: geo[0]!.n,
     files: await db.select().from(uploadedFile).where(eq(uploadedFile.clientId, clientId)),
     sessions: await db.select().from(verificationSession).where(eq(verificationSession.clientId, clientId)),
     bankAttempts: await db.select().from(bankDataAttempt).where(eq(bankDataAttempt.clientId, clientId)),
