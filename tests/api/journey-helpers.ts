@@ -112,10 +112,17 @@ export async function upload(
     if (typeof value === 'string') form.append(name, value)
     else form.append(name, new Blob([value as BlobPart], { type: 'application/octet-stream' }), fileName)
   }
+  // Serialised first so the request carries a Content-Length, as a browser's FormData upload does.
+  const encoded = new Response(form)
+  const bytes = await encoded.arrayBuffer()
   const res = await t.request(`/web${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': encoded.headers.get('content-type') ?? '',
+      'content-length': String(bytes.byteLength),
+    },
+    body: bytes,
   })
   return { res, status: res.status, body: (await res.json()) as Answer['body'] }
 }

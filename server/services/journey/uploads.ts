@@ -29,10 +29,15 @@ const MULTIPART_OVERHEAD = 64 * 1024
 
 const fileViolation = (message: string) => validationFailed([{ propertyPath: 'file', message }])
 
-/** Refuses a request whose declared length is already over the limit, before reading its body. */
+/**
+ * Refuses a request whose declared length is over the limit before its body is read. A length is required
+ * (browsers always send one with FormData): a chunked body of unknown size would be read whole into memory.
+ */
 export function assertContentLength(header: string | undefined, config: DocumentUploadConfig) {
-  const length = Number(header)
-  if (Number.isFinite(length) && length > config.maxFileSize + MULTIPART_OVERHEAD)
+  const length = header && /^\d+$/.test(header) ? Number(header) : Number.NaN
+  if (!Number.isFinite(length))
+    throw new ApiError(411, 'lengthRequired', 'An upload must declare its Content-Length.')
+  if (length > config.maxFileSize + MULTIPART_OVERHEAD)
     throw new ApiError(413, 'fileTooLarge', 'The file is too large.', [
       { propertyPath: 'file', message: k.fileSize },
     ])
