@@ -57,6 +57,16 @@ describe('the journey from a verified phone to ready-to-apply', () => {
     })
     expect(current.body.data).toEqual({ step: 'no_loan_page', status: 'active' })
 
+    const events = t
+      .logs()
+      .filter((line) => line.event === 'journey.event' && line.clientId === c.clientId)
+      .map((line) => `${line.from}>${line.to}`)
+    expect(events).toContain('new_client_created>work_info')
+    expect(events).toContain('disbursement_type>no_loan_page')
+    // Logs say what happened, never what the client typed.
+    for (const personal of ['Dela Cruz', reference.phone, '34-1234567-8', '3412345678', 'Kalayaan'])
+      expect(t.rawLogs()).not.toContain(personal)
+
     const me = await call<{ firstName: string }>(t, 'GET', '/private/client', undefined, { token: c.token })
     expect(me.body.data.firstName).toBe('Juan')
     const [profile] = await t.database.db

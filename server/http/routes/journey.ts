@@ -78,7 +78,7 @@ export const journeyRoutes: AnyRoute[] = [
       if (body.email !== row.email && (await isTaken(db(c), 'email', body.email))) throw emailTaken()
       let change: Awaited<ReturnType<typeof journeyTransaction<void>>>
       try {
-        change = await journeyTransaction(db(c), row.id, { type: 'SUBMIT_DETAILS' }, now, (tx) =>
+        change = await journeyTransaction(deps(c), row.id, { type: 'SUBMIT_DETAILS' }, now, (tx) =>
           writeDetails(tx, row.id, body, row.email, now),
         )
       } catch (error) {
@@ -101,8 +101,12 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'CONFIRM_BACK_OFFICE_DETAILS' }, now, (tx) =>
-        confirmBackOfficeDetails(tx, id, now),
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'CONFIRM_BACK_OFFICE_DETAILS' },
+        now,
+        (tx) => confirmBackOfficeDetails(tx, id, now),
       )
       return ok(c, { flow: change.flow })
     },
@@ -119,7 +123,7 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'SUBMIT_EMPLOYMENT' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'SUBMIT_EMPLOYMENT' }, now, (tx) =>
         writeEmployment(tx, id, body, now),
       )
       return ok(c, { flow: change.flow })
@@ -137,7 +141,7 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const row = await currentClient(c)
       assertNotOwnPhone(body, row.phone)
-      const change = await journeyTransaction(db(c), row.id, { type: 'ADD_CONTACT' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), row.id, { type: 'ADD_CONTACT' }, now, (tx) =>
         addContact(tx, row.id, 'additional', body, now),
       )
       const { id, kind, fullName, relation, phone } = change.result
@@ -157,7 +161,7 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const row = await currentClient(c)
       assertNotOwnPhone(body, row.phone)
-      const change = await journeyTransaction(db(c), row.id, { type: 'SUBMIT_REFERENCE' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), row.id, { type: 'SUBMIT_REFERENCE' }, now, (tx) =>
         addContact(tx, row.id, 'reference', body, now),
       )
       return ok(c, { flow: change.flow })
@@ -176,7 +180,7 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'RECORD_GEO' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'RECORD_GEO' }, now, (tx) =>
         recordGeo(tx, id, body, now),
       )
       return ok(c, { flow: change.flow }, 201)
@@ -196,7 +200,7 @@ export const journeyRoutes: AnyRoute[] = [
       const id = clientIdOf(c)
       const violations = await addressViolations(db(c), body)
       if (violations.length) throw validationFailed(violations)
-      const change = await journeyTransaction(db(c), id, { type: 'SUBMIT_ADDRESS' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'SUBMIT_ADDRESS' }, now, (tx) =>
         writeAddress(tx, id, body, now),
       )
       return ok(c, { flow: change.flow })
