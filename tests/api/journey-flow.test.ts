@@ -4,7 +4,7 @@ import type { JourneyStep } from '../../domain/journey/client-journey.machine'
 import { client } from '../../server/db/schema-identity'
 import { clientContact, clientProfile } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
-import { type Answer, call, type SignedUp, type TestApp, verifiedClient } from './identity-helpers'
+import { type Answer, call, later, type SignedUp, type TestApp, verifiedClient } from './identity-helpers'
 import {
   ARGAO,
   ARGAO_BARANGAY,
@@ -388,6 +388,20 @@ describe('bad input is a 400 with violations and writes nothing', () => {
     expect((await flow(t, c.token)).step).toBe('document_upload')
     void NCR
     void QUEZON_CITY
+  })
+
+  it("dates are judged on the server's clock", async () => {
+    // 69 and some months by the wall clock, 71 on a server clock two years ahead (where this client lives).
+    const born = `${new Date().getUTCFullYear() - 70}-12-31`
+    await later(t, 2 * 365 * 86_400_000, async () => {
+      const c = await verifiedClient(t)
+      const old = await call(t, 'PUT', '/private/client', details(c.email, { birthDate: born }), {
+        token: c.token,
+      })
+      expect(old.status).toBe(400)
+      expect(violations(old)).toEqual({ birthDate: 'error-age' })
+      expect((await flow(t, c.token)).step).toBe('new_client_created')
+    })
   })
 
   it('a body that is not JSON', async () => {

@@ -9,6 +9,7 @@ import * as v from 'valibot'
 import { journeySteps } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
+  birthDateSchema,
   detailsSchema,
   employmentSchema,
   geoSchema,
@@ -29,7 +30,7 @@ import {
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { ApiError, validationFailed } from '../errors'
-import { type AnyRoute, defineRoute } from '../route'
+import { type AnyRoute, defineRoute, toViolations } from '../route'
 
 export const deps = (c: Context<AppEnv>) => c.get('deps')
 export const db = (c: Context<AppEnv>) => c.get('deps').database.db
@@ -74,6 +75,9 @@ export const journeyRoutes: AnyRoute[] = [
     body: detailsSchema,
     handler: async (c, { body }) => {
       const now = deps(c).now()
+      // The age is counted on the server's clock (the body schema used the wall clock, like the form does).
+      const age = v.safeParse(birthDateSchema({ now: deps(c).now }), body.birthDate)
+      if (!age.success) throw validationFailed(toViolations(age.issues, 'birthDate'))
       const row = await currentClient(c)
       if (body.email !== row.email && (await isTaken(db(c), 'email', body.email))) throw emailTaken()
       let change: Awaited<ReturnType<typeof journeyTransaction<void>>>

@@ -227,6 +227,9 @@ export const verificationRoutes: AnyRoute[] = [
       const at = now()
       const event: JourneyEvent = result.ok ? { type: 'BANK_DATA_IMPORTED' } : { type: 'BANK_LOGIN_FAILED' }
       const change = await journeyTransaction(deps(c), id, event, at, async (tx) => {
+        // Counted again under the journey lock: parallel wrong logins cannot pass the limit together.
+        if (!result.ok && (await failedLogins(tx, id)) >= MAX_FAILED_BANK_LOGINS)
+          throw new ApiError(429, 'tooManyAttempts', 'Too many failed bank logins: skip this step instead.')
         await tx.insert(bankDataAttempt).values({
           clientId: id,
           bank: body.bank,
