@@ -83,6 +83,38 @@ describe('the journey from a verified phone to ready-to-apply', () => {
     })
   })
 
+  it('GET /registration answers what was entered, amounts as typed, the document number masked', async () => {
+    const c = await clientAt(t, 'veriff')
+    const data = await call<Record<string, unknown>>(t, 'GET', '/private/client/registration', undefined, {
+      token: c.token,
+    })
+    expect(data.status).toBe(200)
+    expect(data.body.data).toMatchObject({
+      details: {
+        firstName: 'Juan',
+        lastName: 'Dela Cruz',
+        birthDate: '1990-05-17',
+        enteredBy: 'client',
+        confirmed: true,
+      },
+      employment: { employmentType: 'employed_private', monthlyIncome: '28000', monthlyExpenses: '12000' },
+      contacts: [
+        { kind: 'reference', fullName: 'Maria Dela Cruz', relation: 'spouse', phone: reference.phone },
+      ],
+      address,
+      identityDocument: { documentType: 'SSS', documentNumber: '******5678', expiryDate: null },
+    })
+    const fresh = await verifiedClient(t)
+    const empty = await call(t, 'GET', '/private/client/registration', undefined, { token: fresh.token })
+    expect(empty.body.data).toEqual({
+      details: null,
+      employment: null,
+      contacts: [],
+      address: null,
+      identityDocument: null,
+    })
+  })
+
   it('answers the step in PUT /private/client with the client view', async () => {
     const c = await verifiedClient(t)
     const answer = await call<{ client: { firstName: string }; flow: unknown }>(

@@ -23,6 +23,7 @@ import {
   assertNotOwnPhone,
   confirmBackOfficeDetails,
   recordGeo,
+  registrationData,
   writeAddress,
   writeDetails,
   writeEmployment,
@@ -65,6 +66,16 @@ export const journeyRoutes: AnyRoute[] = [
     '/private/client/client-journey/current',
     'The current client-journey step (same answer as /flow)',
   ),
+
+  defineRoute({
+    method: 'get',
+    path: '/private/client/registration',
+    summary:
+      'What the client (or staff, for a back-office client) entered so far, for prefilling the steps and the confirm screen',
+    tags: ['journey'],
+    access: 'client',
+    handler: async (c) => ok(c, await registrationData(db(c), clientIdOf(c))),
+  }),
 
   defineRoute({
     method: 'put',
