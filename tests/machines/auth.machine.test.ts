@@ -157,18 +157,18 @@ let current: Hooks = {
   pending: { loadUser: [], refreshToken: [], logout: [] },
   calls: { forgetToken: 0, resetClientData: 0 },
 }
-const deferredActor = (name: keyof Calls) =>
-  fromPromise<never, SessionActorInput>(({ input }) => {
+const deferredActor = <T>(name: keyof Calls) =>
+  fromPromise<T, SessionActorInput>(({ input }) => {
     const own = current.pending[name]
-    return new Promise<never>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       own.push({ input, resolve: resolve as (v: unknown) => void, reject })
     })
   })
 const liveMachine = authMachine.provide({
   actors: {
-    loadUser: deferredActor('loadUser'),
-    refreshToken: deferredActor('refreshToken'),
-    logout: deferredActor('logout'),
+    loadUser: deferredActor<AuthUser>('loadUser'),
+    refreshToken: deferredActor<unknown>('refreshToken'),
+    logout: deferredActor<unknown>('logout'),
   },
   actions: {
     forgetToken: () => {
@@ -374,8 +374,9 @@ describe('auth session', () => {
     const machine = authMachine.provide({
       actors: {
         loadUser: fromPromise(async () => users.ana!),
-        refreshToken: fromPromise(async () => {
+        refreshToken: fromPromise<unknown, SessionActorInput>(async () => {
           refreshed.push(clock.now())
+          return null
         }),
       },
     })
