@@ -15,6 +15,7 @@ import { createLogger } from './logger'
 import { sandboxCaptcha } from './providers/captcha'
 import { createSandboxMessaging } from './providers/messaging'
 import { seedDemoClient } from './services/identity/demo'
+import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
 
@@ -49,6 +50,20 @@ const adminEmail = process.env.ADMIN_EMAIL || DEFAULT_ADMIN_EMAIL
 const adminPassword = process.env.ADMIN_PASSWORD || (production ? undefined : DEFAULT_ADMIN_PASSWORD)
 if (adminPassword) await seedFirstUser(database.db, { email: adminEmail, password: adminPassword })
 else logger.warn('no back-office user: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first one')
+const sandboxAdminDevice = process.env.SANDBOX_ADMIN_DEVICE_ID
+if (sandboxAdminDevice) {
+  try {
+    await trustSandboxAdminDevice(database.db, {
+      email: adminEmail,
+      deviceId: sandboxAdminDevice,
+      production,
+    })
+  } catch (error) {
+    console.error((error as Error).message)
+    await database.close()
+    process.exit(1)
+  }
+}
 const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.

@@ -1,0 +1,148 @@
+/**
+ * The session in a real browser (issue 4): sign-up with the code read from the sandbox outbox, phone
+ * verification, logout, login, a token refresh while the page stays open, guards, and a client blocked by the
+ * back office being logged out on its next call.
+ *
+ * Codes come from GET /web/private/back-office/outbox with a back-office token the test gets over the API from
+ * the device the e2e server trusts (SANDBOX_ADMIN_DEVICE_ID, refused in production). The token refresh interval
+ * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
+ */
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
+import { watchConsole } from './support'
+
+async function adminToken(request: APIRequestContext): Promise<string> {
+  const answer = await request.post('/web/public/user/login', {
+    headers: { 'x-device-id': E2E_ADMIN_DEVICE_ID },
+    data: { ...E2E_ADMIN, captchaToken: 'e2e', deviceId: E2E_ADMIN_DEVICE_ID },
+  })
+  expect(answer.status()).toBe(200)
+  expect((await answer.json()).data.mfa).toBe(false)
+  return answer.headers().authorization!.replace(/^Bearer\s+/i, '')
+}
+
+/** The newest code sent to a number or e-mail, from the sandbox outbox. */
+async function lastCode(request: APIRequestContext, token: string, recipient: string): Promise<string> {
+  const answer = await request.get('/web/private/back-office/outbox', {
+    headers: { authorization: `Bearer ${token}` },
+    params: { recipient },
+  })
+  expect(answer.status()).toBe(200)
+  const [newest] = (await answer.json()).data as { body: string }[]
+  const code = /\b(\d{3})\b/.exec(newest?.body ?? '')?.[1]
+  if (!code) throw new Error(`no code in the outbox for ${recipient}`)
+  return code
+}
+
+const uniquePhone = () => `0917${String(Date.now()).slice(-7)}`
+
+async function logInAsClient(page: Page, login: string, password: string) {
+  await page.goto('/login')
+  await page.getByRole('tab', { name: 'Client' }).click()
+  await page.getByLabel('Mobile number or e-mail').fill(login)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+}
+
+test.describe.configure({ mode: 'serial' })
+
+test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin guard; blocked client logged out', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const errors = watchConsole(page)
+  const admin = await adminToken(request)
+  const phone = uniquePhone()
+  const email = `e2e.${Date.now()}@example.ph`
+  const password = 'Secret123'
+  // A short refresh interval for this browser only (the app reads it at start-up).
+  await page.addInitScript(() => localStorage.setItem('hiram:auth-refresh-ms', '2000'))
+
+  // Sign-up, first step: the spec's message keys are on the errors.
+  await page.goto('/registration')
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '30')
+  await page.getByRole('button', { name: 'Create my account' }).click()
+  await expect(page.locator('[data-error-key="error-required"]').first()).toBeVisible()
+  await page.getByLabel('Mobile number', { exact: true }).fill('12345')
+  await page.getByLabel('E-mail', { exact: true }).fill('not-an-email')
+  await page.getByRole('button', { name: 'Create my account' }).click()
+  await expect(page.locator('[data-error-key="error-incorrect-phone"]')).toBeVisible()
+  await expect(page.locator('[data-error-key="error-mail"]')).toBeVisible()
+
+  await page.getByLabel('Mobile number', { exact: true }).fill(phone)
+  await page.getByLabel('E-mail', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByLabel('Repeat the password').fill(password)
+  await page.getByLabel(/terms and conditions/).check()
+  await page.getByLabel(/RA 10173/).check()
+  const signedUp = page.waitForResponse((r) => r.url().endsWith('/web/public/client') && r.status() === 201)
+  await page.getByRole('button', { name: 'Create my account' }).click()
+  const clientId = ((await (await signedUp).json()).data.client.id as number) ?? 0
+  await expect(page.getByRole('heading', { name: 'Verify your mobile number' })).toBeVisible()
+
+  // A wrong code first, then the one from the outbox.
+  const code = await lastCode(request, admin, phone)
+  await page.getByLabel('Verification code').fill(code === '000' ? '001' : '000')
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.locator('[data-error-key="error-verification-code"]')).toBeVisible()
+  await page.getByLabel('Verification code').fill(code)
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText('Your mobile number is verified.')).toBeVisible()
+
+  // The header names the client by the e-mail before the at sign; logout goes to the login route.
+  const name = email.split('@')[0]!
+  const menu = page.getByRole('button', { name: new RegExp(name) })
+  await menu.click()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
+  expect(await page.evaluate(() => document.cookie)).not.toContain('auth.token=')
+
+  // A guarded page sends a visitor to login and comes back after it.
+  await page.goto('/profile')
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile/)
+  await page.getByLabel('Mobile number or e-mail').fill(phone)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/profile$/)
+  await expect(page.getByRole('button', { name: new RegExp(name) })).toBeVisible()
+
+  // A token refresh happens while the page stays open, and the session carries on.
+  const refreshed = await page.waitForResponse((r) => r.url().includes('/web/private/client/token/refresh'))
+  expect(refreshed.status()).toBe(200)
+  expect(refreshed.headers().authorization).toMatch(/^Bearer /)
+  await expect(page.getByRole('button', { name: new RegExp(name) })).toBeVisible()
+
+  // After a reload the session comes back from the cookie.
+  await page.reload()
+  await expect(page).toHaveURL(/\/profile$/)
+  await expect(page.getByRole('button', { name: new RegExp(name) })).toBeVisible()
+
+  // A client is no admin: home.
+  await page.goto('/admin')
+  await expect(page).toHaveURL(/\/$/)
+
+  // Blocked by the back office: the next call answers 401/403 and the browser logs out.
+  const blocked = await request.put(`/web/private/back-office/client/${clientId}/status`, {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { status: 2 },
+  })
+  expect(blocked.status()).toBe(200)
+  await expect(page).toHaveURL(/\/login/, { timeout: 10_000 })
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
+  expect(await page.evaluate(() => document.cookie)).not.toContain('auth.token=')
+  // The browser logs every 4xx answer; the wrong code (422) and the blocked session (401/403) were expected.
+  expect(errors.filter((e) => !/status of (401|403|422)/.test(e))).toEqual([])
+})
+
+test('the demo client logs in with the e-mail; wrong password shows the server violation', async ({
+  page,
+}) => {
+  await logInAsClient(page, 'demo@hiram.local', 'wrong999')
+  await expect(page.locator('[data-error-key="error-invalid-credentials"]')).toBeVisible()
+  await page.getByLabel('Password', { exact: true }).fill('demo1234')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/profile$/)
+  await expect(page.getByRole('button', { name: /demo/ })).toBeVisible()
+})
