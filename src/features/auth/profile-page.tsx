@@ -1,0 +1,71 @@
+/** /profile: who you are, whether your number and e-mail are verified, and the account's pages. */
+import { Link } from '@tanstack/react-router'
+import { useMessages } from '../../i18n/messages'
+import { displayName } from '../../ui/layout/account'
+import { useAuth } from './use-auth'
+
+export function ProfilePage() {
+  const m = useMessages()
+  const a = m.auth.profile
+  const { user, send } = useAuth()
+  if (!user) return null
+  const phone = user.info?.mobilePhone?.number ?? ''
+  const state = (verified?: boolean) => (verified ? a.verified : a.notVerified)
+  return (
+    <section className="page page--narrow" aria-labelledby="profile-title">
+      <h1 id="profile-title">{m.titles.profile}</h1>
+      <p className="lead">{a.lead}</p>
+      <dl className="details-list">
+        <div className="details-list__row">
+          <dt>{a.name}</dt>
+          <dd className="details-list__value">{displayName(user)}</dd>
+        </div>
+        <div className="details-list__row">
+          <dt>{a.phone}</dt>
+          <dd className="details-list__value">
+            {phone} ({state(user.phoneVerified)})
+          </dd>
+        </div>
+        <div className="details-list__row">
+          <dt>{a.email}</dt>
+          <dd className="details-list__value">
+            {user.email} ({state(user.emailVerified)})
+          </dd>
+        </div>
+      </dl>
+      {user.phoneVerified ? null : (
+        <p>
+          <Link to="/registration" className="button button--primary">
+            {a.verifyPhone}
+          </Link>
+        </p>
+      )}
+      <h2>{a.links}</h2>
+      <ul className="link-cards">
+        <li>
+          <Link to="/profile/my-loan" className="text-link">
+            {a.myLoan}
+          </Link>
+        </li>
+        <li>
+          <Link to="/profile/change-password" className="text-link">
+            {a.changePassword}
+          </Link>
+        </li>
+        <li>
+          <Link to="/profile/change-phone" className="text-link">
+            {a.changePhone}
+          </Link>
+        </li>
+        <li>
+          <Link to="/profile/change-email" className="text-link">
+            {a.changeEmail}
+          </Link>
+        </li>
+      </ul>
+      <button type="button" className="button button--ghost" onClick={() => send({ type: 'LOGOUT' })}>
+        {a.logout}
+      </button>
+    </section>
+  )
+}
