@@ -146,3 +146,81 @@ test('the demo client logs in with the e-mail; wrong password shows the server v
   await expect(page).toHaveURL(/\/profile$/)
   await expect(page.getByRole('button', { name: /demo/ })).toBeVisible()
 })
+
+test('password recovery, a changed password, and a single-link session that sees my loan only', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000)
+  const admin = await adminToken(request)
+  const phone = uniquePhone()
+  const email = `e2e.sl.${Date.now()}@example.ph`
+  // A client made over the API (sign-up through the page is covered above). Its sign-up SMS holds the number's
+  // one-code-a-minute budget until nextCodeAt; the single link below waits for it.
+  const created = await request.post('/web/public/client', {
+    data: {
+      mobilePhone: { number: phone },
+      email,
+      password: 'First123',
+      passwordRepeat: 'First123',
+      consents: { terms: true, privacy: true },
+      captchaToken: 'e2e',
+    },
+  })
+  expect(created.status()).toBe(201)
+  const { client, nextCodeAt } = (await created.json()).data as { client: { id: number }; nextCodeAt: string }
+
+  // Recovery of the demo client (no code sent to it yet in this run): a code by SMS, then code + new password.
+  // The password is set to what it was, so other tests keep their login.
+  await page.goto('/recover')
+  await page.getByLabel('Mobile number or e-mail').fill('09170000001')
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.getByLabel('Verification code')).toBeVisible()
+  await page.getByLabel('Verification code').fill(await lastCode(request, admin, '09170000001'))
+  await page.getByLabel('New password').fill('demo1234')
+  await page.getByLabel('Repeat the password').fill('demo9999')
+  await page.getByRole('button', { name: 'Set the new password' }).click()
+  await expect(page.locator('[data-error-key="error-password-mismatch"]')).toBeVisible()
+  await page.getByLabel('Repeat the password').fill('demo1234')
+  await page.getByRole('button', { name: 'Set the new password' }).click()
+  await expect(page.getByText('Your password is changed.')).toBeVisible()
+
+  // The new client changes its password from the profile; the same value again is refused on the field.
+  await logInAsClient(page, email, 'First123')
+  await expect(page).toHaveURL(/\/profile$/)
+  await page.getByRole('link', { name: 'Change password' }).click()
+  await page.getByLabel('Current password').fill('First123')
+  await page.getByLabel('New password').fill('First123')
+  await page.getByLabel('Repeat the password').fill('First123')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.locator('[data-error-key="uniqueNewPassword"]')).toBeVisible()
+  await page.getByLabel('New password').fill('Second123')
+  await page.getByLabel('Repeat the password').fill('Second123')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Your password is changed.')).toBeVisible()
+  await page.getByRole('button', { name: new RegExp(email.split('@')[0]!) }).click()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+
+  // A single link from the back office: link + SMS code open my loan only.
+  const link = await request.post(`/web/private/back-office/client/${client.id}/single-link`, {
+    headers: { authorization: `Bearer ${admin}` },
+  })
+  expect(link.status()).toBe(201)
+  const { path } = (await link.json()).data as { path: string }
+  await page.goto(path)
+  await page.waitForTimeout(Math.max(0, Date.parse(nextCodeAt) - Date.now() + 500))
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.getByText(/We sent a 3-digit code to/)).toBeVisible()
+  await page.getByLabel('Verification code').fill(await lastCode(request, admin, phone))
+  await page.getByRole('button', { name: 'Open my loan' }).click()
+  await expect(page).toHaveURL(/\/profile\/my-loan$/)
+  await page.getByRole('button', { name: /My loan/ }).click()
+  await expect(page.getByRole('link', { name: 'Profile' })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'My loan' }).first()).toBeVisible()
+  await page.goto('/profile/change-password')
+  await expect(page).toHaveURL(/\/profile\/my-loan$/)
+  await page.getByRole('button', { name: /My loan/ }).click()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+})
