@@ -224,3 +224,26 @@ test('password recovery, a changed password, and a single-link session that sees
   await page.getByRole('button', { name: 'Log out' }).click()
   await expect(page).toHaveURL(/\/login$/)
 })
+
+test('a back-office login from a new browser asks for the e-mailed code, then opens /admin', async ({
+  page,
+  request,
+}) => {
+  const admin = await adminToken(request)
+  await page.goto('/admin')
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fadmin/)
+  await page.getByRole('tab', { name: 'Back office' }).click()
+  await page.getByLabel('E-mail', { exact: true }).fill(E2E_ADMIN.email)
+  await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible()
+  // Still not logged in: the header offers the login button, guarded pages stay closed.
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()
+  await page.getByLabel('Verification code').fill(await lastCode(request, admin, E2E_ADMIN.email))
+  await page.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page).toHaveURL(/\/admin$/)
+  await expect(page.getByRole('heading', { name: 'Back office', level: 1 })).toBeVisible()
+  await page.getByRole('button', { name: /admin/ }).click()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(page).toHaveURL(/\/login$/)
+})
