@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { waitFor } from 'xstate'
 import { authStatus, isLoggedIn } from '../../machines/auth.machine'
+import { removeCookie, writeCookie } from '../../src/app/cookies'
 import { createAppServices } from '../../src/app/services'
 
 function jwt(claims: Record<string, unknown>): string {
@@ -50,12 +51,13 @@ beforeEach(() => {
       return answer(404, null)
     }),
   )
-  document.cookie = `auth.token=${restored}; path=/`
+  // The server writes this cookie with every token; the helpers write it the same way a page would read it.
+  writeCookie('auth.token', restored, 900)
 })
 
 afterEach(() => {
   vi.unstubAllGlobals()
-  document.cookie = 'auth.token=; Max-Age=0; path=/'
+  removeCookie('auth.token')
 })
 
 async function started() {
@@ -115,7 +117,7 @@ describe('app services: the session', () => {
   })
 
   it('ignores a cookie that holds no usable token', async () => {
-    document.cookie = 'auth.token=garbage; path=/'
+    writeCookie('auth.token', 'garbage', 900)
     const { auth } = createAppServices()
     expect(authStatus(auth.getSnapshot())).toBe('loggedOut')
     expect(calls).toEqual([])
