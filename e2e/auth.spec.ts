@@ -198,8 +198,33 @@ test('password recovery, a changed password, and a single-link session that sees
   await page.getByLabel('Repeat the password').fill('Second123')
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByText('Your password is changed.')).toBeVisible()
-  await page.getByRole('button', { name: new RegExp(email.split('@')[0]!) }).click()
-  await page.getByRole('button', { name: 'Log out' }).click()
+
+  // Verify the e-mail from the profile.
+  await page.getByRole('link', { name: 'Back to my profile' }).click()
+  await expect(page.getByText(`${email} (not verified)`)).toBeVisible()
+  await page.getByRole('button', { name: 'Verify my e-mail' }).click()
+  await page.getByLabel('Verification code').fill(await lastCode(request, admin, email))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText(`${email} (verified)`)).toBeVisible()
+
+  // Change the e-mail: the current one is refused on the field; a code goes to the new one; the header follows.
+  await page.getByRole('link', { name: 'Change e-mail' }).click()
+  await page.getByLabel('New e-mail').fill(email)
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.locator('[data-error-key="email-error-taken"]')).toBeVisible()
+  const newEmail = `e2e.new.${Date.now()}@example.ph`
+  await page.getByLabel('New e-mail').fill(newEmail)
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.getByText(`We sent a 3-digit code to ${newEmail}.`)).toBeVisible()
+  await page.getByLabel('Verification code').fill(await lastCode(request, admin, newEmail))
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Your e-mail is changed.')).toBeVisible()
+
+  // A changed e-mail is verified by its code.
+  await page.getByRole('link', { name: 'Back to my profile' }).click()
+  await expect(page.getByText(`${newEmail} (verified)`)).toBeVisible()
+  await expect(page.getByRole('button', { name: new RegExp(newEmail.split('@')[0]!) })).toBeVisible()
+  await page.getByRole('main').getByRole('button', { name: 'Log out' }).click()
   await expect(page).toHaveURL(/\/login$/)
 
   // A single link from the back office: link + SMS code open my loan only.

@@ -1,7 +1,13 @@
 /** /profile: who you are, whether your number and e-mail are verified, and the account's pages. */
 import { Link } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
+import { useState } from 'react'
+import type { AuthUser } from '../../../machines/auth.machine'
+import { useApi } from '../../app/app-context'
+import { fmt, useMessages } from '../../i18n/messages'
+import { FormError } from '../../ui/forms/fields'
 import { displayName } from '../../ui/layout/account'
+import { CodeStep } from './code-step'
+import { useErrorText } from './error-text'
 import { useAuth } from './use-auth'
 
 export function ProfilePage() {
@@ -40,6 +46,7 @@ export function ProfilePage() {
           </Link>
         </p>
       )}
+      {user.emailVerified ? null : <VerifyEmail email={user.email} />}
       <h2>{a.links}</h2>
       <ul className="link-cards">
         <li>
@@ -67,5 +74,52 @@ export function ProfilePage() {
         {a.logout}
       </button>
     </section>
+  )
+}
+
+/** The e-mail is verified with a code sent to it (the phone was verified at sign-up). */
+function VerifyEmail({ email }: { email: string }) {
+  const m = useMessages().auth
+  const api = useApi()
+  const text = useErrorText()
+  const { send } = useAuth()
+  const [sent, setSent] = useState<{ nextCodeAt?: string } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const sendCode = async () => {
+    setError(null)
+    try {
+      const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
+      setSent({ nextCodeAt: answer?.nextCodeAt })
+    } catch (failure) {
+      setError((failure as { code?: string }).code ?? 'generic')
+    }
+  }
+  if (!sent)
+    return (
+      <>
+        <FormError error={text(error)} />
+        <p>
+          <button type="button" className="button button--secondary" onClick={sendCode}>
+            {m.profile.verifyEmail}
+          </button>
+        </p>
+      </>
+    )
+  return (
+    <>
+      <p className="lead">{fmt(m.change.codeSent, { target: email })}</p>
+      <CodeStep
+        submitLabel={m.verifyPhone.submit}
+        nextCodeAt={sent.nextCodeAt}
+        onSubmit={async (code) => {
+          const answer = await api.post<{ client: AuthUser }>('/private/client/email/verify', { code })
+          send({ type: 'USER.UPDATED', user: answer.client })
+        }}
+        onResend={async () => {
+          const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
+          return answer?.nextCodeAt
+        }}
+      />
+    </>
   )
 }
