@@ -119,6 +119,21 @@ test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin 
   await expect(page).toHaveURL(/\/profile$/)
   await expect(page.getByRole('button', { name: new RegExp(name) })).toBeVisible()
 
+  // Change the mobile number: the current one is refused on the field; the code goes to the new number.
+  await page.goto('/profile/change-phone')
+  await page.getByLabel('New mobile number').fill(phone)
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.locator('[data-error-key="phone-error-taken"]')).toBeVisible()
+  const newPhone = `0918${String(Date.now()).slice(-7)}`
+  await page.getByLabel('New mobile number').fill(newPhone)
+  await page.getByRole('button', { name: 'Send the code' }).click()
+  await expect(page.getByText(`We sent a 3-digit code to ${newPhone}.`)).toBeVisible()
+  await page.getByLabel('Verification code').fill(await lastCode(request, admin, newPhone))
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Your mobile number is changed.')).toBeVisible()
+  await page.getByRole('link', { name: 'Back to my profile' }).click()
+  await expect(page.getByText(`${newPhone} (verified)`)).toBeVisible()
+
   // A client is no admin: home.
   await page.goto('/admin')
   await expect(page).toHaveURL(/\/$/)
