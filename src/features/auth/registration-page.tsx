@@ -31,13 +31,20 @@ const FIELDS = [
 
 export function RegistrationPage() {
   const m = useMessages()
-  const { status, user } = useAuth()
+  const { status, user, tokenType } = useAuth()
   const [nextCodeAt, setNextCodeAt] = useState<string | null>(null)
   const signedUp = status === 'loggedIn' && user !== null
   return (
     <section className="page page--narrow" aria-labelledby="registration-title">
       <h1 id="registration-title">{signedUp ? m.auth.verifyPhone.title : m.titles.registration}</h1>
-      {signedUp ? (
+      {signedUp && tokenType === 'user' ? (
+        // A back-office user has no client record: the client calls below would only answer 403.
+        <p>
+          <Link to="/admin" className="text-link">
+            {fmt(m.auth.profile.adminLead, { email: user.email })}
+          </Link>
+        </p>
+      ) : signedUp ? (
         <VerifyPhone nextCodeAt={nextCodeAt} />
       ) : status === 'loggingIn' ? (
         <p role="status">{m.auth.login.loggingIn}</p>
