@@ -28,6 +28,13 @@ if (process.argv.includes('--build-if-missing') && !existsSync(join(env.staticDi
   if (built.status !== 0) process.exit(built.status ?? 1)
 }
 
+// Sandbox only (docs/decisions/0009): refuse before touching the database rather than run half-configured.
+const sandboxAdminDevice = process.env.SANDBOX_ADMIN_DEVICE_ID
+if (sandboxAdminDevice && process.env.NODE_ENV === 'production') {
+  console.error('SANDBOX_ADMIN_DEVICE_ID must not be set when NODE_ENV=production')
+  process.exit(1)
+}
+
 let database: Database
 try {
   database = await openDatabase(
@@ -50,7 +57,6 @@ const adminEmail = process.env.ADMIN_EMAIL || DEFAULT_ADMIN_EMAIL
 const adminPassword = process.env.ADMIN_PASSWORD || (production ? undefined : DEFAULT_ADMIN_PASSWORD)
 if (adminPassword) await seedFirstUser(database.db, { email: adminEmail, password: adminPassword })
 else logger.warn('no back-office user: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first one')
-const sandboxAdminDevice = process.env.SANDBOX_ADMIN_DEVICE_ID
 if (sandboxAdminDevice) {
   try {
     await trustSandboxAdminDevice(database.db, {

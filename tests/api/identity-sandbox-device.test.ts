@@ -2,6 +2,10 @@
  * The sandbox-only trusted device of the first back-office user (SANDBOX_ADMIN_DEVICE_ID, docs/decisions/0009):
  * it lets the end-to-end test read the outbox; it must be impossible in production.
  */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { trustSandboxAdminDevice } from '../../server/services/identity/sandbox-device'
 import {
@@ -72,4 +76,32 @@ describe('sandbox admin device', () => {
     expect(trusted.body.data).toMatchObject({ mfa: false })
     expect((await adminLogin(t, 'some-other-device-01')).body.data).toMatchObject({ mfa: true })
   })
+})
+
+describe('the server with SANDBOX_ADMIN_DEVICE_ID in production', () => {
+  it('refuses to start and says why', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'hiram-sandbox-prod-'))
+    const { DATABASE_URL: _ignored, ...env } = process.env
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: {
+        ...env,
+        NODE_ENV: 'production',
+        SANDBOX_ADMIN_DEVICE_ID: DEVICE,
+        ADMIN_PASSWORD: 'Prod1234secret',
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        STATIC_DIR: join(tmpdir(), 'hiram-no-static'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk)
+    })
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    rmSync(dataDir, { recursive: true, force: true })
+    expect(code).toBe(1)
+    expect(stderr).toContain('SANDBOX_ADMIN_DEVICE_ID must not be set when NODE_ENV=production')
+  }, 60_000)
 })
