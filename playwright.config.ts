@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { E2E_ADMIN_DEVICE_ID } from './e2e/sandbox'
 import { chromiumArgs, findChromium } from './scripts/chromium'
 
 const port = Number(process.env.E2E_PORT ?? 3199)
@@ -34,6 +35,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? './dist',
+      // Sandbox only (refused with NODE_ENV=production): lets e2e/auth.spec.ts read codes from the outbox.
+      SANDBOX_ADMIN_DEVICE_ID: E2E_ADMIN_DEVICE_ID,
+      SANDBOX_CONSOLE: '0',
     },
   },
 })

@@ -17,6 +17,7 @@ import { sandboxCaptcha } from './providers/captcha'
 import { sandboxIdentityVerification } from './providers/identity-verification'
 import { createSandboxMessaging } from './providers/messaging'
 import { seedDemoClient } from './services/identity/demo'
+import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
 
@@ -27,6 +28,13 @@ if (process.argv.includes('--build-if-missing') && !existsSync(join(env.staticDi
   console.info('Building the web app (first start only)...')
   const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' })
   if (built.status !== 0) process.exit(built.status ?? 1)
+}
+
+// Sandbox only (docs/decisions/0009): refuse before touching the database rather than run half-configured.
+const sandboxAdminDevice = process.env.SANDBOX_ADMIN_DEVICE_ID
+if (sandboxAdminDevice && process.env.NODE_ENV === 'production') {
+  console.error('SANDBOX_ADMIN_DEVICE_ID must not be set when NODE_ENV=production')
+  process.exit(1)
 }
 
 let database: Database
@@ -51,6 +59,19 @@ const adminEmail = process.env.ADMIN_EMAIL || DEFAULT_ADMIN_EMAIL
 const adminPassword = process.env.ADMIN_PASSWORD || (production ? undefined : DEFAULT_ADMIN_PASSWORD)
 if (adminPassword) await seedFirstUser(database.db, { email: adminEmail, password: adminPassword })
 else logger.warn('no back-office user: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first one')
+if (sandboxAdminDevice) {
+  try {
+    await trustSandboxAdminDevice(database.db, {
+      email: adminEmail,
+      deviceId: sandboxAdminDevice,
+      production,
+    })
+  } catch (error) {
+    console.error((error as Error).message)
+    await database.close()
+    process.exit(1)
+  }
+}
 const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.

@@ -4,7 +4,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppServicesProvider } from './app/app-context'
 import { installChunkReload } from './app/chunk-reload'
-import { trackNavigation } from './app/navigation'
+import { followSession, trackNavigation } from './app/navigation'
 import { createAppServices } from './app/services'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
@@ -16,8 +16,10 @@ const router = createAppRouter({
   api: services.api,
   queryClient: services.queryClient,
   shell: services.shell,
+  auth: services.auth,
 })
 trackNavigation(router, services.shell)
+followSession(router, services.auth)
 
 loadMessages('en').then((messages) => {
   createRoot(document.getElementById('root')!).render(

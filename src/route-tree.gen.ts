@@ -11,12 +11,15 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AboutRouteImport } from './routes/about'
+import { Route as AdminRouteRouteImport } from './routes/admin/route'
+import { Route as ApplicationRouteRouteImport } from './routes/application/route'
 import { Route as ContactRouteImport } from './routes/contact'
 import { Route as FaqRouteImport } from './routes/faq'
 import { Route as FlowRouteImport } from './routes/flow'
 import { Route as HowToApplyRouteImport } from './routes/how-to-apply'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as PaymentInfoRouteImport } from './routes/payment-info'
+import { Route as ProfileRouteRouteImport } from './routes/profile/route'
 import { Route as PromoRouteImport } from './routes/promo'
 import { Route as RecoverRouteImport } from './routes/recover'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
@@ -69,6 +72,16 @@ const AboutRoute = AboutRouteImport.update({
   path: '/about',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminRouteRoute = AdminRouteRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ApplicationRouteRoute = ApplicationRouteRouteImport.update({
+  id: '/application',
+  path: '/application',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ContactRoute = ContactRouteImport.update({
   id: '/contact',
   path: '/contact',
@@ -99,6 +112,11 @@ const PaymentInfoRoute = PaymentInfoRouteImport.update({
   path: '/payment-info',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ProfileRouteRoute = ProfileRouteRouteImport.update({
+  id: '/profile',
+  path: '/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PromoRoute = PromoRouteImport.update({
   id: '/promo',
   path: '/promo',
@@ -110,14 +128,14 @@ const RecoverRoute = RecoverRouteImport.update({
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
-  id: '/admin/',
-  path: '/admin/',
-  getParentRoute: () => rootRouteImport,
+  id: '/',
+  path: '/',
+  getParentRoute: () => AdminRouteRoute,
 } as any)
 const AdminRouterRoute = AdminRouterRouteImport.update({
-  id: '/admin/router',
-  path: '/admin/router',
-  getParentRoute: () => rootRouteImport,
+  id: '/router',
+  path: '/router',
+  getParentRoute: () => AdminRouteRoute,
 } as any)
 const AffiliateSleeperOtpRoute = AffiliateSleeperOtpRouteImport.update({
   id: '/affiliate/sleeper-otp',
@@ -125,52 +143,52 @@ const AffiliateSleeperOtpRoute = AffiliateSleeperOtpRouteImport.update({
   getParentRoute: () => rootRouteImport,
 } as any)
 const ApplicationAcceptedRoute = ApplicationAcceptedRouteImport.update({
-  id: '/application/accepted',
-  path: '/application/accepted',
-  getParentRoute: () => rootRouteImport,
+  id: '/accepted',
+  path: '/accepted',
+  getParentRoute: () => ApplicationRouteRoute,
 } as any)
 const ApplicationAcceptedCashRoute = ApplicationAcceptedCashRouteImport.update({
-  id: '/application/accepted-cash',
-  path: '/application/accepted-cash',
-  getParentRoute: () => rootRouteImport,
+  id: '/accepted-cash',
+  path: '/accepted-cash',
+  getParentRoute: () => ApplicationRouteRoute,
 } as any)
 const ApplicationApplyRoute = ApplicationApplyRouteImport.update({
-  id: '/application/apply',
-  path: '/application/apply',
-  getParentRoute: () => rootRouteImport,
+  id: '/apply',
+  path: '/apply',
+  getParentRoute: () => ApplicationRouteRoute,
 } as any)
 const ApplicationCashPickupRoute = ApplicationCashPickupRouteImport.update({
-  id: '/application/cash-pickup',
-  path: '/application/cash-pickup',
-  getParentRoute: () => rootRouteImport,
+  id: '/cash-pickup',
+  path: '/cash-pickup',
+  getParentRoute: () => ApplicationRouteRoute,
 } as any)
 const ApplicationLoadingRoute = ApplicationLoadingRouteImport.update({
-  id: '/application/loading',
-  path: '/application/loading',
-  getParentRoute: () => rootRouteImport,
+  id: '/loading',
+  path: '/loading',
+  getParentRoute: () => ApplicationRouteRoute,
 } as any)
 const ApplicationManualVerificationRoute =
   ApplicationManualVerificationRouteImport.update({
-    id: '/application/manual-verification',
-    path: '/application/manual-verification',
-    getParentRoute: () => rootRouteImport,
+    id: '/manual-verification',
+    path: '/manual-verification',
+    getParentRoute: () => ApplicationRouteRoute,
   } as any)
 const ApplicationOfferDecreaseRoute =
   ApplicationOfferDecreaseRouteImport.update({
-    id: '/application/offer-decrease',
-    path: '/application/offer-decrease',
-    getParentRoute: () => rootRouteImport,
+    id: '/offer-decrease',
+    path: '/offer-decrease',
+    getParentRoute: () => ApplicationRouteRoute,
   } as any)
 const ApplicationOfferIncreaseRoute =
   ApplicationOfferIncreaseRouteImport.update({
-    id: '/application/offer-increase',
-    path: '/application/offer-increase',
-    getParentRoute: () => rootRouteImport,
+    id: '/offer-increase',
+    path: '/offer-increase',
+    getParentRoute: () => ApplicationRouteRoute,
   } as any)
 const ApplicationRejectedRoute = ApplicationRejectedRouteImport.update({
-  id: '/application/rejected',
-  path: '/application/rejected',
-  getParentRoute: () => rootRouteImport,
+  id: '/rejected',
+  path: '/rejected',
+  getParentRoute: () => ApplicationRouteRoute,
 } as any)
 const DocumentsIndexRoute = DocumentsIndexRouteImport.update({
   id: '/documents/',
@@ -188,44 +206,44 @@ const DocumentsTermsRoute = DocumentsTermsRouteImport.update({
   getParentRoute: () => rootRouteImport,
 } as any)
 const ProfileIndexRoute = ProfileIndexRouteImport.update({
-  id: '/profile/',
-  path: '/profile/',
-  getParentRoute: () => rootRouteImport,
+  id: '/',
+  path: '/',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileChangeEmailRoute = ProfileChangeEmailRouteImport.update({
-  id: '/profile/change-email',
-  path: '/profile/change-email',
-  getParentRoute: () => rootRouteImport,
+  id: '/change-email',
+  path: '/change-email',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileChangePasswordRoute = ProfileChangePasswordRouteImport.update({
-  id: '/profile/change-password',
-  path: '/profile/change-password',
-  getParentRoute: () => rootRouteImport,
+  id: '/change-password',
+  path: '/change-password',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileChangePhoneRoute = ProfileChangePhoneRouteImport.update({
-  id: '/profile/change-phone',
-  path: '/profile/change-phone',
-  getParentRoute: () => rootRouteImport,
+  id: '/change-phone',
+  path: '/change-phone',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileDebtSoldRoute = ProfileDebtSoldRouteImport.update({
-  id: '/profile/debt-sold',
-  path: '/profile/debt-sold',
-  getParentRoute: () => rootRouteImport,
+  id: '/debt-sold',
+  path: '/debt-sold',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileMyLoanRoute = ProfileMyLoanRouteImport.update({
-  id: '/profile/my-loan',
-  path: '/profile/my-loan',
-  getParentRoute: () => rootRouteImport,
+  id: '/my-loan',
+  path: '/my-loan',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileNoLoanRoute = ProfileNoLoanRouteImport.update({
-  id: '/profile/no-loan',
-  path: '/profile/no-loan',
-  getParentRoute: () => rootRouteImport,
+  id: '/no-loan',
+  path: '/no-loan',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const ProfileRepaymentRoute = ProfileRepaymentRouteImport.update({
-  id: '/profile/repayment',
-  path: '/profile/repayment',
-  getParentRoute: () => rootRouteImport,
+  id: '/repayment',
+  path: '/repayment',
+  getParentRoute: () => ProfileRouteRoute,
 } as any)
 const RegistrationIndexRoute = RegistrationIndexRouteImport.update({
   id: '/registration/',
@@ -285,9 +303,9 @@ const RepayBankTransferRoute = RepayBankTransferRouteImport.update({
 } as any)
 const ProfileRolloverChar123IdChar125Route =
   ProfileRolloverChar123IdChar125RouteImport.update({
-    id: '/profile/rollover/{-$id}',
-    path: '/profile/rollover/{-$id}',
-    getParentRoute: () => rootRouteImport,
+    id: '/rollover/{-$id}',
+    path: '/rollover/{-$id}',
+    getParentRoute: () => ProfileRouteRoute,
   } as any)
 const RepayEwalletsIndexRoute = RepayEwalletsIndexRouteImport.update({
   id: '/repay/ewallets/',
@@ -313,6 +331,9 @@ const RepayPaymentCentersSlugRoute = RepayPaymentCentersSlugRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/admin': typeof AdminRouteRouteWithChildren
+  '/application': typeof ApplicationRouteRouteWithChildren
+  '/profile': typeof ProfileRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
@@ -364,6 +385,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/application': typeof ApplicationRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
@@ -416,6 +438,9 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/admin': typeof AdminRouteRouteWithChildren
+  '/application': typeof ApplicationRouteRouteWithChildren
+  '/profile': typeof ProfileRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
@@ -469,6 +494,9 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/admin'
+    | '/application'
+    | '/profile'
     | '/about'
     | '/contact'
     | '/faq'
@@ -520,6 +548,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/application'
     | '/about'
     | '/contact'
     | '/faq'
@@ -571,6 +600,9 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/admin'
+    | '/application'
+    | '/profile'
     | '/about'
     | '/contact'
     | '/faq'
@@ -623,6 +655,9 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  AdminRouteRoute: typeof AdminRouteRouteWithChildren
+  ApplicationRouteRoute: typeof ApplicationRouteRouteWithChildren
+  ProfileRouteRoute: typeof ProfileRouteRouteWithChildren
   AboutRoute: typeof AboutRoute
   ContactRoute: typeof ContactRoute
   FaqRoute: typeof FaqRoute
@@ -632,26 +667,9 @@ export interface RootRouteChildren {
   PaymentInfoRoute: typeof PaymentInfoRoute
   PromoRoute: typeof PromoRoute
   RecoverRoute: typeof RecoverRoute
-  AdminRouterRoute: typeof AdminRouterRoute
   AffiliateSleeperOtpRoute: typeof AffiliateSleeperOtpRoute
-  ApplicationAcceptedRoute: typeof ApplicationAcceptedRoute
-  ApplicationAcceptedCashRoute: typeof ApplicationAcceptedCashRoute
-  ApplicationApplyRoute: typeof ApplicationApplyRoute
-  ApplicationCashPickupRoute: typeof ApplicationCashPickupRoute
-  ApplicationLoadingRoute: typeof ApplicationLoadingRoute
-  ApplicationManualVerificationRoute: typeof ApplicationManualVerificationRoute
-  ApplicationOfferDecreaseRoute: typeof ApplicationOfferDecreaseRoute
-  ApplicationOfferIncreaseRoute: typeof ApplicationOfferIncreaseRoute
-  ApplicationRejectedRoute: typeof ApplicationRejectedRoute
   DocumentsPolicyRoute: typeof DocumentsPolicyRoute
   DocumentsTermsRoute: typeof DocumentsTermsRoute
-  ProfileChangeEmailRoute: typeof ProfileChangeEmailRoute
-  ProfileChangePasswordRoute: typeof ProfileChangePasswordRoute
-  ProfileChangePhoneRoute: typeof ProfileChangePhoneRoute
-  ProfileDebtSoldRoute: typeof ProfileDebtSoldRoute
-  ProfileMyLoanRoute: typeof ProfileMyLoanRoute
-  ProfileNoLoanRoute: typeof ProfileNoLoanRoute
-  ProfileRepaymentRoute: typeof ProfileRepaymentRoute
   RegistrationAddressRoute: typeof RegistrationAddressRoute
   RegistrationDetailsRoute: typeof RegistrationDetailsRoute
   RegistrationDocumentVerificationRoute: typeof RegistrationDocumentVerificationRoute
@@ -661,12 +679,9 @@ export interface RootRouteChildren {
   RegistrationReferenceRoute: typeof RegistrationReferenceRoute
   RegistrationSummaryRoute: typeof RegistrationSummaryRoute
   RepayBankTransferRoute: typeof RepayBankTransferRoute
-  AdminIndexRoute: typeof AdminIndexRoute
   DocumentsIndexRoute: typeof DocumentsIndexRoute
-  ProfileIndexRoute: typeof ProfileIndexRoute
   RegistrationIndexRoute: typeof RegistrationIndexRoute
   RepayIndexRoute: typeof RepayIndexRoute
-  ProfileRolloverChar123IdChar125Route: typeof ProfileRolloverChar123IdChar125Route
   RepayEwalletsSlugRoute: typeof RepayEwalletsSlugRoute
   RepayPaymentCentersSlugRoute: typeof RepayPaymentCentersSlugRoute
   RepayEwalletsIndexRoute: typeof RepayEwalletsIndexRoute
@@ -687,6 +702,20 @@ declare module '@tanstack/react-router' {
       path: '/about'
       fullPath: '/about'
       preLoaderRoute: typeof AboutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin': {
+      id: '/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AdminRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/application': {
+      id: '/application'
+      path: '/application'
+      fullPath: '/application'
+      preLoaderRoute: typeof ApplicationRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/contact': {
@@ -731,6 +760,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PaymentInfoRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/profile': {
+      id: '/profile'
+      path: '/profile'
+      fullPath: '/profile'
+      preLoaderRoute: typeof ProfileRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/promo': {
       id: '/promo'
       path: '/promo'
@@ -747,17 +783,17 @@ declare module '@tanstack/react-router' {
     }
     '/admin/': {
       id: '/admin/'
-      path: '/admin'
+      path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AdminIndexRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof AdminRouteRoute
     }
     '/admin/router': {
       id: '/admin/router'
-      path: '/admin/router'
+      path: '/router'
       fullPath: '/admin/router'
       preLoaderRoute: typeof AdminRouterRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof AdminRouteRoute
     }
     '/affiliate/sleeper-otp': {
       id: '/affiliate/sleeper-otp'
@@ -768,66 +804,66 @@ declare module '@tanstack/react-router' {
     }
     '/application/accepted': {
       id: '/application/accepted'
-      path: '/application/accepted'
+      path: '/accepted'
       fullPath: '/application/accepted'
       preLoaderRoute: typeof ApplicationAcceptedRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/accepted-cash': {
       id: '/application/accepted-cash'
-      path: '/application/accepted-cash'
+      path: '/accepted-cash'
       fullPath: '/application/accepted-cash'
       preLoaderRoute: typeof ApplicationAcceptedCashRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/apply': {
       id: '/application/apply'
-      path: '/application/apply'
+      path: '/apply'
       fullPath: '/application/apply'
       preLoaderRoute: typeof ApplicationApplyRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/cash-pickup': {
       id: '/application/cash-pickup'
-      path: '/application/cash-pickup'
+      path: '/cash-pickup'
       fullPath: '/application/cash-pickup'
       preLoaderRoute: typeof ApplicationCashPickupRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/loading': {
       id: '/application/loading'
-      path: '/application/loading'
+      path: '/loading'
       fullPath: '/application/loading'
       preLoaderRoute: typeof ApplicationLoadingRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/manual-verification': {
       id: '/application/manual-verification'
-      path: '/application/manual-verification'
+      path: '/manual-verification'
       fullPath: '/application/manual-verification'
       preLoaderRoute: typeof ApplicationManualVerificationRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/offer-decrease': {
       id: '/application/offer-decrease'
-      path: '/application/offer-decrease'
+      path: '/offer-decrease'
       fullPath: '/application/offer-decrease'
       preLoaderRoute: typeof ApplicationOfferDecreaseRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/offer-increase': {
       id: '/application/offer-increase'
-      path: '/application/offer-increase'
+      path: '/offer-increase'
       fullPath: '/application/offer-increase'
       preLoaderRoute: typeof ApplicationOfferIncreaseRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/application/rejected': {
       id: '/application/rejected'
-      path: '/application/rejected'
+      path: '/rejected'
       fullPath: '/application/rejected'
       preLoaderRoute: typeof ApplicationRejectedRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ApplicationRouteRoute
     }
     '/documents/': {
       id: '/documents/'
@@ -852,59 +888,59 @@ declare module '@tanstack/react-router' {
     }
     '/profile/': {
       id: '/profile/'
-      path: '/profile'
+      path: '/'
       fullPath: '/profile/'
       preLoaderRoute: typeof ProfileIndexRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/change-email': {
       id: '/profile/change-email'
-      path: '/profile/change-email'
+      path: '/change-email'
       fullPath: '/profile/change-email'
       preLoaderRoute: typeof ProfileChangeEmailRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/change-password': {
       id: '/profile/change-password'
-      path: '/profile/change-password'
+      path: '/change-password'
       fullPath: '/profile/change-password'
       preLoaderRoute: typeof ProfileChangePasswordRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/change-phone': {
       id: '/profile/change-phone'
-      path: '/profile/change-phone'
+      path: '/change-phone'
       fullPath: '/profile/change-phone'
       preLoaderRoute: typeof ProfileChangePhoneRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/debt-sold': {
       id: '/profile/debt-sold'
-      path: '/profile/debt-sold'
+      path: '/debt-sold'
       fullPath: '/profile/debt-sold'
       preLoaderRoute: typeof ProfileDebtSoldRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/my-loan': {
       id: '/profile/my-loan'
-      path: '/profile/my-loan'
+      path: '/my-loan'
       fullPath: '/profile/my-loan'
       preLoaderRoute: typeof ProfileMyLoanRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/no-loan': {
       id: '/profile/no-loan'
-      path: '/profile/no-loan'
+      path: '/no-loan'
       fullPath: '/profile/no-loan'
       preLoaderRoute: typeof ProfileNoLoanRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/profile/repayment': {
       id: '/profile/repayment'
-      path: '/profile/repayment'
+      path: '/repayment'
       fullPath: '/profile/repayment'
       preLoaderRoute: typeof ProfileRepaymentRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/registration/': {
       id: '/registration/'
@@ -985,10 +1021,10 @@ declare module '@tanstack/react-router' {
     }
     '/profile/rollover/{-$id}': {
       id: '/profile/rollover/{-$id}'
-      path: '/profile/rollover/{-$id}'
+      path: '/rollover/{-$id}'
       fullPath: '/profile/rollover/{-$id}'
       preLoaderRoute: typeof ProfileRolloverChar123IdChar125RouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof ProfileRouteRoute
     }
     '/repay/ewallets/': {
       id: '/repay/ewallets/'
@@ -1021,19 +1057,33 @@ declare module '@tanstack/react-router' {
   }
 }
 
-const rootRouteChildren: RootRouteChildren = {
-  IndexRoute: IndexRoute,
-  AboutRoute: AboutRoute,
-  ContactRoute: ContactRoute,
-  FaqRoute: FaqRoute,
-  FlowRoute: FlowRoute,
-  HowToApplyRoute: HowToApplyRoute,
-  LoginRoute: LoginRoute,
-  PaymentInfoRoute: PaymentInfoRoute,
-  PromoRoute: PromoRoute,
-  RecoverRoute: RecoverRoute,
+interface AdminRouteRouteChildren {
+  AdminRouterRoute: typeof AdminRouterRoute
+  AdminIndexRoute: typeof AdminIndexRoute
+}
+
+const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminRouterRoute: AdminRouterRoute,
-  AffiliateSleeperOtpRoute: AffiliateSleeperOtpRoute,
+  AdminIndexRoute: AdminIndexRoute,
+}
+
+const AdminRouteRouteWithChildren = AdminRouteRoute._addFileChildren(
+  AdminRouteRouteChildren,
+)
+
+interface ApplicationRouteRouteChildren {
+  ApplicationAcceptedRoute: typeof ApplicationAcceptedRoute
+  ApplicationAcceptedCashRoute: typeof ApplicationAcceptedCashRoute
+  ApplicationApplyRoute: typeof ApplicationApplyRoute
+  ApplicationCashPickupRoute: typeof ApplicationCashPickupRoute
+  ApplicationLoadingRoute: typeof ApplicationLoadingRoute
+  ApplicationManualVerificationRoute: typeof ApplicationManualVerificationRoute
+  ApplicationOfferDecreaseRoute: typeof ApplicationOfferDecreaseRoute
+  ApplicationOfferIncreaseRoute: typeof ApplicationOfferIncreaseRoute
+  ApplicationRejectedRoute: typeof ApplicationRejectedRoute
+}
+
+const ApplicationRouteRouteChildren: ApplicationRouteRouteChildren = {
   ApplicationAcceptedRoute: ApplicationAcceptedRoute,
   ApplicationAcceptedCashRoute: ApplicationAcceptedCashRoute,
   ApplicationApplyRoute: ApplicationApplyRoute,
@@ -1043,8 +1093,24 @@ const rootRouteChildren: RootRouteChildren = {
   ApplicationOfferDecreaseRoute: ApplicationOfferDecreaseRoute,
   ApplicationOfferIncreaseRoute: ApplicationOfferIncreaseRoute,
   ApplicationRejectedRoute: ApplicationRejectedRoute,
-  DocumentsPolicyRoute: DocumentsPolicyRoute,
-  DocumentsTermsRoute: DocumentsTermsRoute,
+}
+
+const ApplicationRouteRouteWithChildren =
+  ApplicationRouteRoute._addFileChildren(ApplicationRouteRouteChildren)
+
+interface ProfileRouteRouteChildren {
+  ProfileChangeEmailRoute: typeof ProfileChangeEmailRoute
+  ProfileChangePasswordRoute: typeof ProfileChangePasswordRoute
+  ProfileChangePhoneRoute: typeof ProfileChangePhoneRoute
+  ProfileDebtSoldRoute: typeof ProfileDebtSoldRoute
+  ProfileMyLoanRoute: typeof ProfileMyLoanRoute
+  ProfileNoLoanRoute: typeof ProfileNoLoanRoute
+  ProfileRepaymentRoute: typeof ProfileRepaymentRoute
+  ProfileIndexRoute: typeof ProfileIndexRoute
+  ProfileRolloverChar123IdChar125Route: typeof ProfileRolloverChar123IdChar125Route
+}
+
+const ProfileRouteRouteChildren: ProfileRouteRouteChildren = {
   ProfileChangeEmailRoute: ProfileChangeEmailRoute,
   ProfileChangePasswordRoute: ProfileChangePasswordRoute,
   ProfileChangePhoneRoute: ProfileChangePhoneRoute,
@@ -1052,6 +1118,31 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileMyLoanRoute: ProfileMyLoanRoute,
   ProfileNoLoanRoute: ProfileNoLoanRoute,
   ProfileRepaymentRoute: ProfileRepaymentRoute,
+  ProfileIndexRoute: ProfileIndexRoute,
+  ProfileRolloverChar123IdChar125Route: ProfileRolloverChar123IdChar125Route,
+}
+
+const ProfileRouteRouteWithChildren = ProfileRouteRoute._addFileChildren(
+  ProfileRouteRouteChildren,
+)
+
+const rootRouteChildren: RootRouteChildren = {
+  IndexRoute: IndexRoute,
+  AdminRouteRoute: AdminRouteRouteWithChildren,
+  ApplicationRouteRoute: ApplicationRouteRouteWithChildren,
+  ProfileRouteRoute: ProfileRouteRouteWithChildren,
+  AboutRoute: AboutRoute,
+  ContactRoute: ContactRoute,
+  FaqRoute: FaqRoute,
+  FlowRoute: FlowRoute,
+  HowToApplyRoute: HowToApplyRoute,
+  LoginRoute: LoginRoute,
+  PaymentInfoRoute: PaymentInfoRoute,
+  PromoRoute: PromoRoute,
+  RecoverRoute: RecoverRoute,
+  AffiliateSleeperOtpRoute: AffiliateSleeperOtpRoute,
+  DocumentsPolicyRoute: DocumentsPolicyRoute,
+  DocumentsTermsRoute: DocumentsTermsRoute,
   RegistrationAddressRoute: RegistrationAddressRoute,
   RegistrationDetailsRoute: RegistrationDetailsRoute,
   RegistrationDocumentVerificationRoute: RegistrationDocumentVerificationRoute,
@@ -1061,12 +1152,9 @@ const rootRouteChildren: RootRouteChildren = {
   RegistrationReferenceRoute: RegistrationReferenceRoute,
   RegistrationSummaryRoute: RegistrationSummaryRoute,
   RepayBankTransferRoute: RepayBankTransferRoute,
-  AdminIndexRoute: AdminIndexRoute,
   DocumentsIndexRoute: DocumentsIndexRoute,
-  ProfileIndexRoute: ProfileIndexRoute,
   RegistrationIndexRoute: RegistrationIndexRoute,
   RepayIndexRoute: RepayIndexRoute,
-  ProfileRolloverChar123IdChar125Route: ProfileRolloverChar123IdChar125Route,
   RepayEwalletsSlugRoute: RepayEwalletsSlugRoute,
   RepayPaymentCentersSlugRoute: RepayPaymentCentersSlugRoute,
   RepayEwalletsIndexRoute: RepayEwalletsIndexRoute,

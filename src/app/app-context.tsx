@@ -15,3 +15,4 @@ export function useAppServices(): AppServices {
 
 export const useApi = () => useAppServices().api
 export const useShell = () => useAppServices().shell
+export const useAuthActor = () => useAppServices().auth

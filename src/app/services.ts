@@ -2,23 +2,31 @@
  * Long-lived services of the browser app, created once and handed to React and to the router context.
  */
 import { QueryClient } from '@tanstack/react-query'
-import { type Actor, createActor } from 'xstate'
+import { type Actor, createActor, fromPromise } from 'xstate'
 import { appShellMachine } from '../../machines/app-shell.machine'
+import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import { createApiClient } from '../api/client'
+import { readCookie, removeCookie } from './cookies'
+import { authRefreshInterval } from './runtime-settings'
+
+/** The cookie the server writes with every token (docs/decisions/0006); the app only reads and removes it. */
+export const TOKEN_COOKIE = 'auth.token'
+
+/**
+ * Query keys of data anyone may see start with 'public'; every other cached query may belong to the user and
+ * is dropped when the user becomes empty (spec section 4).
+ */
+export const isPublicQueryKey = (key: readonly unknown[]) => key[0] === 'public'
 
 export function createAppServices() {
   const shell = createActor(appShellMachine, { input: {} }).start()
-  let token: string | null = null
+  // The session machine owns the token; the API client reads it from there and hands every new one back.
+  let auth: AuthActor | null = null
   const api = createApiClient({
-    getToken: () => token,
-    setToken: (next) => {
-      token = next
-    },
+    getToken: () => auth?.getSnapshot().context.token ?? null,
+    setToken: (token) => auth?.send({ type: 'TOKEN.RECEIVED', token }),
     onServerFailure: (status, path) => shell.send({ type: 'api.failed', status, path }),
-    onUnauthorized: () => {
-      // The auth session (issue 4) logs out here; until then the token is simply dropped.
-      token = null
-    },
+    onUnauthorized: (status, path) => auth?.send({ type: 'API.UNAUTHORIZED', status, path }),
   })
   const queryClient = new QueryClient({
     defaultOptions: {
@@ -30,8 +38,37 @@ export function createAppServices() {
       },
     },
   })
-  return { shell, api, queryClient }
+  const sessionMachine = authMachine.provide({
+    actors: {
+      loadUser: fromPromise<AuthUser, SessionActorInput>(({ input, signal }) =>
+        input.claims.type === 'user'
+          ? api.get<AuthUser>(`/private/back-office/user/${encodeURIComponent(input.claims.sub)}`, { signal })
+          : api.get<AuthUser>('/private/client', { signal }),
+      ),
+      refreshToken: fromPromise<unknown, SessionActorInput>(({ input, signal }) =>
+        api.get(
+          input.claims.type === 'user'
+            ? '/private/back-office/token/refresh'
+            : '/private/client/token/refresh',
+          { signal },
+        ),
+      ),
+      logout: fromPromise<unknown, SessionActorInput>(({ input }) =>
+        api.post(input.claims.type === 'user' ? '/private/back-office/logout' : '/private/client/logout'),
+      ),
+    },
+    actions: {
+      forgetToken: () => removeCookie(TOKEN_COOKIE),
+      resetClientData: () => queryClient.removeQueries({ predicate: (q) => !isPublicQueryKey(q.queryKey) }),
+    },
+  })
+  auth = createActor(sessionMachine, { input: { refreshInterval: authRefreshInterval() } }).start()
+  // After a reload the session comes back from the cookie; an expired or malformed one is ignored.
+  const restored = readCookie(TOKEN_COOKIE)
+  if (restored) auth.send({ type: 'TOKEN.RECEIVED', token: restored })
+  return { shell, api, queryClient, auth }
 }
 
 export type AppServices = ReturnType<typeof createAppServices>
 export type ShellActor = Actor<typeof appShellMachine>
+export type AuthActor = Actor<typeof authMachine>

@@ -1,6 +1,8 @@
 import { createRootRouteWithContext, HeadContent, Outlet } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
 import { useShell } from '../app/app-context'
+import { useAuth } from '../features/auth/use-auth'
+import { useMessages } from '../i18n/messages'
 import type { RouterContext } from '../router'
 import { ServerFailurePage } from '../ui/errors/server-failure-page'
 import { Layout } from '../ui/layout/layout'
@@ -14,11 +16,15 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function Root() {
   const shell = useShell()
   const failure = useSelector(shell, (s) => (s.matches({ page: 'failed' }) ? s.context.failure : null))
+  const { loggedIn, singleLink, user, send } = useAuth()
+  const m = useMessages()
+  // A single-link session has no client record to name; its menu holds my loan and its logout only.
+  const headerUser = singleLink ? { firstName: m.auth.menu.singleLinkName } : loggedIn ? user : null
   return (
     <>
       <HeadContent />
       <ProgressBar />
-      <Layout>
+      <Layout user={headerUser} singleLink={singleLink} onLogout={() => send({ type: 'LOGOUT' })}>
         {failure ? <ServerFailurePage status={failure.status} path={failure.path} /> : <Outlet />}
       </Layout>
       <Notices />

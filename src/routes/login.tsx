@@ -1,11 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { LoginPage } from '../features/auth/login-page'
+import { loginSearchSchema } from '../features/auth/search'
 
 export const Route = createFileRoute('/login')({
+  validateSearch: loginSearchSchema,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.login} />
+  const { redirect } = Route.useSearch()
+  return <LoginPage redirectTo={redirect} />
 }

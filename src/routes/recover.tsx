@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../i18n/messages'
-import { ComingSoon } from '../ui/shell/coming-soon'
+import { RecoverPage } from '../features/auth/recover-page'
 
 export const Route = createFileRoute('/recover')({
-  component: Page,
+  component: RecoverPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.recover} />
-}

@@ -1,11 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { singleLinkSearchSchema } from '../../features/auth/search'
+import { SingleLinkPage } from '../../features/auth/single-link-page'
 
 export const Route = createFileRoute('/affiliate/sleeper-otp')({
+  validateSearch: singleLinkSearchSchema,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.affiliate_sleeper_otp} />
+  const { lead_id } = Route.useSearch()
+  return <SingleLinkPage leadId={lead_id} />
 }

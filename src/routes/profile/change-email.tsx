@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ChangeEmailPage } from '../../features/auth/change-pages'
 
 export const Route = createFileRoute('/profile/change-email')({
-  component: Page,
+  component: ChangeEmailPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile_change_email} />
-}

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ChangePasswordPage } from '../../features/auth/change-pages'
 
 export const Route = createFileRoute('/profile/change-password')({
-  component: Page,
+  component: ChangePasswordPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile_change_password} />
-}

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ChangePhonePage } from '../../features/auth/change-pages'
 
 export const Route = createFileRoute('/profile/change-phone')({
-  component: Page,
+  component: ChangePhonePage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile_change_phone} />
-}

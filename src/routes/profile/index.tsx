@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ProfilePage } from '../../features/auth/profile-page'
 
 export const Route = createFileRoute('/profile/')({
-  component: Page,
+  component: ProfilePage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile} />
-}

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { RegistrationPage } from '../../features/auth/registration-page'
 
 export const Route = createFileRoute('/registration/')({
-  component: Page,
+  component: RegistrationPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration} />
-}

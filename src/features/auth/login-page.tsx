@@ -1,0 +1,235 @@
+/**
+ * /login: a client tab (mobile number or e-mail, password) and a back-office tab; then the second factor when
+ * the token says `mfa`. The page never decides where the user goes after a login: it reads the auth machine.
+ */
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useSelector } from '@xstate/react'
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { clientLoginSchema, userLoginSchema } from '../../../domain/identity'
+import { isLoggedIn } from '../../../machines/auth.machine'
+import { useApi, useAuthActor } from '../../app/app-context'
+import { useMessages } from '../../i18n/messages'
+import { FormError, TextField } from '../../ui/forms/fields'
+import { captchaToken } from './captcha'
+import { CodeStep } from './code-step'
+import { deviceHeaders, deviceId } from './device'
+import { useFormErrors } from './form-support'
+import { afterLogin } from './guards'
+import { useAuth } from './use-auth'
+
+type Tab = 'client' | 'backOffice'
+
+export function LoginPage({ redirectTo }: { redirectTo?: string }) {
+  const m = useMessages()
+  const auth = useAuthActor()
+  const { status, tokenType } = useAuth()
+  const done = useSelector(auth, (s) => isLoggedIn(s) || s.matches('singleLink'))
+  const navigate = useNavigate()
+
+  useEffect(() => {
+    if (done) void navigate({ to: afterLogin(redirectTo, auth.getSnapshot()), replace: true })
+  }, [done, redirectTo, auth, navigate])
+
+  return (
+    <section className="page page--narrow" aria-labelledby="login-title">
+      <h1 id="login-title">{status === 'mfaRequired' ? m.auth.login.mfaTitle : m.titles.login}</h1>
+      {status === 'mfaRequired' ? (
+        <SecondFactor type={tokenType ?? 'client'} />
+      ) : status === 'loggingIn' || done ? (
+        <p role="status">{m.auth.login.loggingIn}</p>
+      ) : (
+        <LoginTabs />
+      )}
+    </section>
+  )
+}
+
+function LoginTabs() {
+  const m = useMessages().auth.login
+  const [tab, setTab] = useState<Tab>('client')
+  const id = useId()
+  const tabs: [Tab, string][] = [
+    ['client', m.clientTab],
+    ['backOffice', m.backOfficeTab],
+  ]
+  const refs = useRef<Record<Tab, HTMLButtonElement | null>>({ client: null, backOffice: null })
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return
+    const next: Tab = tab === 'client' ? 'backOffice' : 'client'
+    setTab(next)
+    refs.current[next]?.focus()
+  }
+  return (
+    <>
+      <div className="tabs" role="tablist" aria-label={m.tabsLabel}>
+        {tabs.map(([key, label]) => (
+          <button
+            key={key}
+            ref={(el) => {
+              refs.current[key] = el
+            }}
+            type="button"
+            role="tab"
+            className="tabs__tab"
+            id={`${id}-${key}-tab`}
+            aria-selected={tab === key}
+            aria-controls={`${id}-${key}-panel`}
+            tabIndex={tab === key ? 0 : -1}
+            onClick={() => setTab(key)}
+            onKeyDown={onKey}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-${tab}-panel`} aria-labelledby={`${id}-${tab}-tab`}>
+        {tab === 'client' ? <ClientLoginForm /> : <BackOfficeLoginForm />}
+      </div>
+    </>
+  )
+}
+
+const CLIENT_FIELDS = ['login', 'password'] as const
+
+function ClientLoginForm() {
+  const m = useMessages().auth
+  const api = useApi()
+  const form = useForm({
+    resolver: standardSchemaResolver(clientLoginSchema),
+    defaultValues: { login: '', password: '' },
+  })
+  const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, CLIENT_FIELDS)
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null)
+    try {
+      // The token arrives in the Authorization header; the API client hands it to the auth machine.
+      await api.post(
+        '/public/client/login',
+        {
+          login: values.login,
+          password: values.password,
+          captchaToken: await captchaToken('login'),
+          deviceId: deviceId(),
+        },
+        { headers: deviceHeaders() },
+      )
+    } catch (error) {
+      fail(error, form.setError)
+    }
+  })
+  return (
+    <form className="auth-form" noValidate onSubmit={submit}>
+      <FormError error={formError} />
+      <TextField
+        label={m.fields.login}
+        autoComplete="username"
+        error={fieldError('login')}
+        {...form.register('login')}
+      />
+      <TextField
+        label={m.fields.password}
+        type="password"
+        autoComplete="current-password"
+        error={fieldError('password')}
+        {...form.register('password')}
+      />
+      <div className="button-row">
+        <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
+          {m.login.submit}
+        </button>
+        <Link to="/recover" className="text-link">
+          {m.login.forgot}
+        </Link>
+      </div>
+      <p>
+        {m.login.noAccount}{' '}
+        <Link to="/registration" className="text-link">
+          {m.login.register}
+        </Link>
+      </p>
+    </form>
+  )
+}
+
+const USER_FIELDS = ['email', 'password'] as const
+
+function BackOfficeLoginForm() {
+  const m = useMessages().auth
+  const api = useApi()
+  const form = useForm({
+    resolver: standardSchemaResolver(userLoginSchema),
+    defaultValues: { email: '', password: '' },
+  })
+  const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, USER_FIELDS)
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null)
+    try {
+      await api.post(
+        '/public/user/login',
+        {
+          email: values.email,
+          password: values.password,
+          captchaToken: await captchaToken('user_login'),
+          deviceId: deviceId(),
+        },
+        { headers: deviceHeaders() },
+      )
+    } catch (error) {
+      fail(error, form.setError)
+    }
+  })
+  return (
+    <form className="auth-form" noValidate onSubmit={submit}>
+      <FormError error={formError} />
+      <TextField
+        label={m.fields.email}
+        type="email"
+        autoComplete="username"
+        error={fieldError('email')}
+        {...form.register('email')}
+      />
+      <TextField
+        label={m.fields.password}
+        type="password"
+        autoComplete="current-password"
+        error={fieldError('password')}
+        {...form.register('password')}
+      />
+      <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
+        {m.login.submit}
+      </button>
+    </form>
+  )
+}
+
+/** The second factor: an SMS code for a risky client login, an e-mail code for a new back-office device. */
+function SecondFactor({ type }: { type: 'client' | 'user' }) {
+  const m = useMessages().auth.login
+  const api = useApi()
+  const { send } = useAuth()
+  const base = type === 'user' ? '/public/user/login/mfa' : '/public/client/login/mfa'
+  return (
+    <>
+      <p className="lead">{type === 'user' ? m.mfaLeadEmail : m.mfaLeadSms}</p>
+      <CodeStep
+        submitLabel={m.mfaSubmit}
+        resendLabel={m.mfaResend}
+        onSubmit={async (code) => {
+          // The answer carries the same session without `mfa`: the machine loads the user.
+          await api.post(base, { code }, { headers: deviceHeaders() })
+        }}
+        onResend={async () => {
+          const sent = await api.post<{ nextCodeAt?: string }>(
+            type === 'user' ? `${base}/email-code` : `${base}/sms-code`,
+          )
+          return sent?.nextCodeAt
+        }}
+      />
+      <button type="button" className="button button--ghost" onClick={() => send({ type: 'LOGOUT' })}>
+        {m.mfaCancel}
+      </button>
+    </>
+  )
+}

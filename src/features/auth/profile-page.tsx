@@ -1,0 +1,125 @@
+/** /profile: who you are, whether your number and e-mail are verified, and the account's pages. */
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { AuthUser } from '../../../machines/auth.machine'
+import { useApi } from '../../app/app-context'
+import { fmt, useMessages } from '../../i18n/messages'
+import { FormError } from '../../ui/forms/fields'
+import { displayName } from '../../ui/layout/account'
+import { CodeStep } from './code-step'
+import { useErrorText } from './error-text'
+import { useAuth } from './use-auth'
+
+export function ProfilePage() {
+  const m = useMessages()
+  const a = m.auth.profile
+  const { user, send } = useAuth()
+  if (!user) return null
+  const phone = user.info?.mobilePhone?.number ?? ''
+  const state = (verified?: boolean) => (verified ? a.verified : a.notVerified)
+  return (
+    <section className="page page--narrow" aria-labelledby="profile-title">
+      <h1 id="profile-title">{m.titles.profile}</h1>
+      <p className="lead">{a.lead}</p>
+      <dl className="details-list">
+        <div className="details-list__row">
+          <dt>{a.name}</dt>
+          <dd className="details-list__value">{displayName(user)}</dd>
+        </div>
+        <div className="details-list__row">
+          <dt>{a.phone}</dt>
+          <dd className="details-list__value">
+            {phone} ({state(user.phoneVerified)})
+          </dd>
+        </div>
+        <div className="details-list__row">
+          <dt>{a.email}</dt>
+          <dd className="details-list__value">
+            {user.email} ({state(user.emailVerified)})
+          </dd>
+        </div>
+      </dl>
+      {user.phoneVerified ? null : (
+        <p>
+          <Link to="/registration" className="button button--primary">
+            {a.verifyPhone}
+          </Link>
+        </p>
+      )}
+      {user.emailVerified ? null : <VerifyEmail email={user.email} />}
+      <h2>{a.links}</h2>
+      <ul className="link-cards">
+        <li>
+          <Link to="/profile/my-loan" className="text-link">
+            {a.myLoan}
+          </Link>
+        </li>
+        <li>
+          <Link to="/profile/change-password" className="text-link">
+            {a.changePassword}
+          </Link>
+        </li>
+        <li>
+          <Link to="/profile/change-phone" className="text-link">
+            {a.changePhone}
+          </Link>
+        </li>
+        <li>
+          <Link to="/profile/change-email" className="text-link">
+            {a.changeEmail}
+          </Link>
+        </li>
+      </ul>
+      <button type="button" className="button button--ghost" onClick={() => send({ type: 'LOGOUT' })}>
+        {a.logout}
+      </button>
+    </section>
+  )
+}
+
+/** The e-mail is verified with a code sent to it (the phone was verified at sign-up). */
+function VerifyEmail({ email }: { email: string }) {
+  const m = useMessages().auth
+  const api = useApi()
+  const text = useErrorText()
+  const { send } = useAuth()
+  const [sent, setSent] = useState<{ nextCodeAt?: string } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const sendCode = async () => {
+    setError(null)
+    try {
+      const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
+      setSent({ nextCodeAt: answer?.nextCodeAt })
+    } catch (failure) {
+      setError((failure as { code?: string }).code ?? 'generic')
+    }
+  }
+  if (!sent)
+    return (
+      <>
+        <FormError error={text(error)} />
+        <p>
+          <button type="button" className="button button--secondary" onClick={sendCode}>
+            {m.profile.verifyEmail}
+          </button>
+        </p>
+      </>
+    )
+  return (
+    <>
+      <p className="lead">{fmt(m.change.codeSent, { target: email })}</p>
+      <CodeStep
+        submitLabel={m.verifyPhone.submit}
+        nextCodeAt={sent.nextCodeAt}
+        onSubmit={async (code) => {
+          const answer = await api.post<{ client: AuthUser }>('/private/client/email/verify', { code })
+          send({ type: 'USER.UPDATED', user: answer.client })
+        }}
+        onResend={async () => {
+          const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
+          return answer?.nextCodeAt
+        }}
+      />
+    </>
+  )
+}

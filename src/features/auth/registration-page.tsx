@@ -1,0 +1,204 @@
+/**
+ * /registration, first step (spec sections 2, 5): mobile number, e-mail, password twice, and the consents a
+ * Philippine lender records (terms and privacy under RA 10173 required, marketing optional), each with its
+ * version on the server. Sign-up opens a session and sends an SMS code; the second half of the page verifies
+ * the number. The shell's progress bar shows 30 % on every registration page.
+ */
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { signUpSchema } from '../../../domain/identity'
+import type { AuthUser } from '../../../machines/auth.machine'
+import { useApi } from '../../app/app-context'
+import { fmt, useMessages } from '../../i18n/messages'
+import { CheckboxField, FormError, FormSuccess, TextField } from '../../ui/forms/fields'
+import { captchaToken } from './captcha'
+import { CodeStep } from './code-step'
+import { deviceHeaders, deviceId } from './device'
+import { useFormErrors } from './form-support'
+import { useAuth } from './use-auth'
+
+const FIELDS = [
+  'mobilePhone.number',
+  'email',
+  'password',
+  'passwordRepeat',
+  'consents.terms',
+  'consents.privacy',
+  'consents.marketing',
+] as const
+
+export function RegistrationPage() {
+  const m = useMessages()
+  const { status, user, tokenType } = useAuth()
+  const [nextCodeAt, setNextCodeAt] = useState<string | null>(null)
+  const signedUp = status === 'loggedIn' && user !== null
+  return (
+    <section className="page page--narrow" aria-labelledby="registration-title">
+      <h1 id="registration-title">{signedUp ? m.auth.verifyPhone.title : m.titles.registration}</h1>
+      {signedUp && tokenType === 'user' ? (
+        // A back-office user has no client record: the client calls below would only answer 403.
+        <p>
+          <Link to="/admin" className="text-link">
+            {fmt(m.auth.profile.adminLead, { email: user.email })}
+          </Link>
+        </p>
+      ) : signedUp ? (
+        <VerifyPhone nextCodeAt={nextCodeAt} />
+      ) : status === 'loggingIn' ? (
+        <p role="status">{m.auth.login.loggingIn}</p>
+      ) : (
+        <SignUpForm onSignedUp={setNextCodeAt} />
+      )}
+    </section>
+  )
+}
+
+function SignUpForm({ onSignedUp }: { onSignedUp: (nextCodeAt: string | null) => void }) {
+  const m = useMessages().auth
+  const api = useApi()
+  const form = useForm({
+    resolver: standardSchemaResolver(signUpSchema),
+    defaultValues: {
+      mobilePhone: { number: '' },
+      email: '',
+      password: '',
+      passwordRepeat: '',
+      // Terms and privacy start unticked: the schema's literal(true) makes each required.
+      consents: { marketing: false },
+    },
+  })
+  const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, FIELDS)
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null)
+    try {
+      const answer = await api.post<{ nextCodeAt: string | null }>(
+        '/public/client',
+        {
+          ...values,
+          language: 'en',
+          captchaToken: await captchaToken('signup'),
+          deviceId: deviceId(),
+        },
+        { headers: deviceHeaders() },
+      )
+      onSignedUp(answer?.nextCodeAt ?? null)
+    } catch (error) {
+      fail(error, form.setError)
+    }
+  })
+  return (
+    <form className="auth-form" noValidate onSubmit={submit}>
+      <p className="lead">{m.registration.lead}</p>
+      <FormError error={formError} />
+      <TextField
+        label={m.fields.phone}
+        hint={m.fields.phoneHint}
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel-national"
+        maxLength={11}
+        error={fieldError('mobilePhone.number')}
+        {...form.register('mobilePhone.number')}
+      />
+      <TextField
+        label={m.fields.email}
+        type="email"
+        autoComplete="email"
+        error={fieldError('email')}
+        {...form.register('email')}
+      />
+      <TextField
+        label={m.fields.password}
+        hint={m.fields.passwordHint}
+        type="password"
+        autoComplete="new-password"
+        maxLength={24}
+        error={fieldError('password')}
+        {...form.register('password')}
+      />
+      <TextField
+        label={m.fields.passwordRepeat}
+        type="password"
+        autoComplete="new-password"
+        maxLength={24}
+        error={fieldError('passwordRepeat')}
+        {...form.register('passwordRepeat')}
+      />
+      <fieldset>
+        <legend>{m.consents.legend}</legend>
+        <p className="field__hint">{m.consents.notice}</p>
+        <CheckboxField
+          label={m.consents.terms}
+          error={fieldError('consents.terms')}
+          {...form.register('consents.terms')}
+        />
+        <CheckboxField
+          label={m.consents.privacy}
+          error={fieldError('consents.privacy')}
+          {...form.register('consents.privacy')}
+        />
+        <CheckboxField label={m.consents.marketing} {...form.register('consents.marketing')} />
+        <p className="field__hint">
+          <Link to="/documents/terms" className="text-link">
+            {m.consents.termsLink}
+          </Link>
+          {' · '}
+          <Link to="/documents/policy" className="text-link">
+            {m.consents.privacyLink}
+          </Link>
+        </p>
+      </fieldset>
+      <button
+        type="submit"
+        className="button button--primary button--block"
+        disabled={form.formState.isSubmitting}
+      >
+        {m.registration.submit}
+      </button>
+      <p>
+        {m.registration.haveAccount}{' '}
+        <Link to="/login" className="text-link">
+          {m.registration.login}
+        </Link>
+      </p>
+    </form>
+  )
+}
+
+export function VerifyPhone({ nextCodeAt }: { nextCodeAt?: string | null }) {
+  const m = useMessages().auth
+  const api = useApi()
+  const { user, send } = useAuth()
+  const phone = user?.info?.mobilePhone?.number ?? ''
+  if (user?.phoneVerified) {
+    return (
+      <>
+        <FormSuccess>{m.verifyPhone.done}</FormSuccess>
+        <p>
+          <Link to="/profile" className="button button--primary">
+            {m.profile.links}
+          </Link>
+        </p>
+      </>
+    )
+  }
+  return (
+    <>
+      <p className="lead">{fmt(m.verifyPhone.lead, { phone })}</p>
+      <CodeStep
+        submitLabel={m.verifyPhone.submit}
+        nextCodeAt={nextCodeAt}
+        onSubmit={async (code) => {
+          const answer = await api.post<{ client: AuthUser }>('/private/client/phone/verify-ts', { code })
+          send({ type: 'USER.UPDATED', user: answer.client })
+        }}
+        onResend={async () => {
+          const sent = await api.post<{ nextCodeAt?: string }>('/private/client/phone/sms-code-ts')
+          return sent?.nextCodeAt
+        }}
+      />
+    </>
+  )
+}
