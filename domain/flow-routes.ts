@@ -97,6 +97,11 @@ export interface ClientFacts {
   status: number
   soldDebt: boolean
   closedLoansCount: number
+  /**
+   * False while the mobile number of a just-signed-up client is not verified yet: the sign-up page
+   * (`/registration`) holds its code step, so the journey keeps the client there. Absent means verified.
+   */
+  phoneVerified?: boolean
 }
 
 /** The actual application's fields the journey rules read (spec section 3, Application). */
@@ -258,6 +263,7 @@ export function registrationGuard(facts: GuardFacts): GuardDecision {
   if (!facts.loggedIn) return go(journeyPaths.registration)
   // Logged in but the profile is not known yet: "no first name" cannot be told from "not loaded".
   if (!facts.client) return loadFirst()
+  if (facts.client.phoneVerified === false) return go(journeyPaths.registration)
   if (!hasFirstName(facts.client)) return go(journeyPaths.details)
   // Step rules act only on an active step, like the table: a completed step goes to the loading page.
   const step = facts.flow?.status === 'active' ? facts.flow.step : null

@@ -6,6 +6,7 @@ import { AppServicesProvider } from './app/app-context'
 import { installChunkReload } from './app/chunk-reload'
 import { followSession, trackNavigation } from './app/navigation'
 import { createAppServices } from './app/services'
+import { followJourney } from './features/journey/journey-routing'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
 import './ui/styles/index.css'
@@ -17,9 +18,11 @@ const router = createAppRouter({
   queryClient: services.queryClient,
   shell: services.shell,
   auth: services.auth,
+  journey: services.journey,
 })
 trackNavigation(router, services.shell)
 followSession(router, services.auth)
+followJourney(router, services.journey)
 
 loadMessages('en').then((messages) => {
   createRoot(document.getElementById('root')!).render(

@@ -22,6 +22,7 @@ import { Route as PaymentInfoRouteImport } from './routes/payment-info'
 import { Route as ProfileRouteRouteImport } from './routes/profile/route'
 import { Route as PromoRouteImport } from './routes/promo'
 import { Route as RecoverRouteImport } from './routes/recover'
+import { Route as RegistrationRouteRouteImport } from './routes/registration/route'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
 import { Route as AdminRouterRouteImport } from './routes/admin/router'
 import { Route as AffiliateSleeperOtpRouteImport } from './routes/affiliate/sleeper-otp'
@@ -125,6 +126,11 @@ const PromoRoute = PromoRouteImport.update({
 const RecoverRoute = RecoverRouteImport.update({
   id: '/recover',
   path: '/recover',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RegistrationRouteRoute = RegistrationRouteRouteImport.update({
+  id: '/registration',
+  path: '/registration',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminIndexRoute = AdminIndexRouteImport.update({
@@ -246,50 +252,50 @@ const ProfileRepaymentRoute = ProfileRepaymentRouteImport.update({
   getParentRoute: () => ProfileRouteRoute,
 } as any)
 const RegistrationIndexRoute = RegistrationIndexRouteImport.update({
-  id: '/registration/',
-  path: '/registration/',
-  getParentRoute: () => rootRouteImport,
+  id: '/',
+  path: '/',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationAddressRoute = RegistrationAddressRouteImport.update({
-  id: '/registration/address',
-  path: '/registration/address',
-  getParentRoute: () => rootRouteImport,
+  id: '/address',
+  path: '/address',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationDetailsRoute = RegistrationDetailsRouteImport.update({
-  id: '/registration/details',
-  path: '/registration/details',
-  getParentRoute: () => rootRouteImport,
+  id: '/details',
+  path: '/details',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationDocumentVerificationRoute =
   RegistrationDocumentVerificationRouteImport.update({
-    id: '/registration/document-verification',
-    path: '/registration/document-verification',
-    getParentRoute: () => rootRouteImport,
+    id: '/document-verification',
+    path: '/document-verification',
+    getParentRoute: () => RegistrationRouteRoute,
   } as any)
 const RegistrationDocumentsRoute = RegistrationDocumentsRouteImport.update({
-  id: '/registration/documents',
-  path: '/registration/documents',
-  getParentRoute: () => rootRouteImport,
+  id: '/documents',
+  path: '/documents',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationEmploymentRoute = RegistrationEmploymentRouteImport.update({
-  id: '/registration/employment',
-  path: '/registration/employment',
-  getParentRoute: () => rootRouteImport,
+  id: '/employment',
+  path: '/employment',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationPaymentRoute = RegistrationPaymentRouteImport.update({
-  id: '/registration/payment',
-  path: '/registration/payment',
-  getParentRoute: () => rootRouteImport,
+  id: '/payment',
+  path: '/payment',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationReferenceRoute = RegistrationReferenceRouteImport.update({
-  id: '/registration/reference',
-  path: '/registration/reference',
-  getParentRoute: () => rootRouteImport,
+  id: '/reference',
+  path: '/reference',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RegistrationSummaryRoute = RegistrationSummaryRouteImport.update({
-  id: '/registration/summary',
-  path: '/registration/summary',
-  getParentRoute: () => rootRouteImport,
+  id: '/summary',
+  path: '/summary',
+  getParentRoute: () => RegistrationRouteRoute,
 } as any)
 const RepayIndexRoute = RepayIndexRouteImport.update({
   id: '/repay/',
@@ -334,6 +340,7 @@ export interface FileRoutesByFullPath {
   '/admin': typeof AdminRouteRouteWithChildren
   '/application': typeof ApplicationRouteRouteWithChildren
   '/profile': typeof ProfileRouteRouteWithChildren
+  '/registration': typeof RegistrationRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
@@ -441,6 +448,7 @@ export interface FileRoutesById {
   '/admin': typeof AdminRouteRouteWithChildren
   '/application': typeof ApplicationRouteRouteWithChildren
   '/profile': typeof ProfileRouteRouteWithChildren
+  '/registration': typeof RegistrationRouteRouteWithChildren
   '/about': typeof AboutRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
@@ -497,6 +505,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/application'
     | '/profile'
+    | '/registration'
     | '/about'
     | '/contact'
     | '/faq'
@@ -603,6 +612,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/application'
     | '/profile'
+    | '/registration'
     | '/about'
     | '/contact'
     | '/faq'
@@ -658,6 +668,7 @@ export interface RootRouteChildren {
   AdminRouteRoute: typeof AdminRouteRouteWithChildren
   ApplicationRouteRoute: typeof ApplicationRouteRouteWithChildren
   ProfileRouteRoute: typeof ProfileRouteRouteWithChildren
+  RegistrationRouteRoute: typeof RegistrationRouteRouteWithChildren
   AboutRoute: typeof AboutRoute
   ContactRoute: typeof ContactRoute
   FaqRoute: typeof FaqRoute
@@ -670,17 +681,8 @@ export interface RootRouteChildren {
   AffiliateSleeperOtpRoute: typeof AffiliateSleeperOtpRoute
   DocumentsPolicyRoute: typeof DocumentsPolicyRoute
   DocumentsTermsRoute: typeof DocumentsTermsRoute
-  RegistrationAddressRoute: typeof RegistrationAddressRoute
-  RegistrationDetailsRoute: typeof RegistrationDetailsRoute
-  RegistrationDocumentVerificationRoute: typeof RegistrationDocumentVerificationRoute
-  RegistrationDocumentsRoute: typeof RegistrationDocumentsRoute
-  RegistrationEmploymentRoute: typeof RegistrationEmploymentRoute
-  RegistrationPaymentRoute: typeof RegistrationPaymentRoute
-  RegistrationReferenceRoute: typeof RegistrationReferenceRoute
-  RegistrationSummaryRoute: typeof RegistrationSummaryRoute
   RepayBankTransferRoute: typeof RepayBankTransferRoute
   DocumentsIndexRoute: typeof DocumentsIndexRoute
-  RegistrationIndexRoute: typeof RegistrationIndexRoute
   RepayIndexRoute: typeof RepayIndexRoute
   RepayEwalletsSlugRoute: typeof RepayEwalletsSlugRoute
   RepayPaymentCentersSlugRoute: typeof RepayPaymentCentersSlugRoute
@@ -779,6 +781,13 @@ declare module '@tanstack/react-router' {
       path: '/recover'
       fullPath: '/recover'
       preLoaderRoute: typeof RecoverRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/registration': {
+      id: '/registration'
+      path: '/registration'
+      fullPath: '/registration'
+      preLoaderRoute: typeof RegistrationRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/': {
@@ -944,66 +953,66 @@ declare module '@tanstack/react-router' {
     }
     '/registration/': {
       id: '/registration/'
-      path: '/registration'
+      path: '/'
       fullPath: '/registration/'
       preLoaderRoute: typeof RegistrationIndexRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/address': {
       id: '/registration/address'
-      path: '/registration/address'
+      path: '/address'
       fullPath: '/registration/address'
       preLoaderRoute: typeof RegistrationAddressRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/details': {
       id: '/registration/details'
-      path: '/registration/details'
+      path: '/details'
       fullPath: '/registration/details'
       preLoaderRoute: typeof RegistrationDetailsRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/document-verification': {
       id: '/registration/document-verification'
-      path: '/registration/document-verification'
+      path: '/document-verification'
       fullPath: '/registration/document-verification'
       preLoaderRoute: typeof RegistrationDocumentVerificationRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/documents': {
       id: '/registration/documents'
-      path: '/registration/documents'
+      path: '/documents'
       fullPath: '/registration/documents'
       preLoaderRoute: typeof RegistrationDocumentsRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/employment': {
       id: '/registration/employment'
-      path: '/registration/employment'
+      path: '/employment'
       fullPath: '/registration/employment'
       preLoaderRoute: typeof RegistrationEmploymentRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/payment': {
       id: '/registration/payment'
-      path: '/registration/payment'
+      path: '/payment'
       fullPath: '/registration/payment'
       preLoaderRoute: typeof RegistrationPaymentRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/reference': {
       id: '/registration/reference'
-      path: '/registration/reference'
+      path: '/reference'
       fullPath: '/registration/reference'
       preLoaderRoute: typeof RegistrationReferenceRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/registration/summary': {
       id: '/registration/summary'
-      path: '/registration/summary'
+      path: '/summary'
       fullPath: '/registration/summary'
       preLoaderRoute: typeof RegistrationSummaryRouteImport
-      parentRoute: typeof rootRouteImport
+      parentRoute: typeof RegistrationRouteRoute
     }
     '/repay/': {
       id: '/repay/'
@@ -1126,11 +1135,39 @@ const ProfileRouteRouteWithChildren = ProfileRouteRoute._addFileChildren(
   ProfileRouteRouteChildren,
 )
 
+interface RegistrationRouteRouteChildren {
+  RegistrationAddressRoute: typeof RegistrationAddressRoute
+  RegistrationDetailsRoute: typeof RegistrationDetailsRoute
+  RegistrationDocumentVerificationRoute: typeof RegistrationDocumentVerificationRoute
+  RegistrationDocumentsRoute: typeof RegistrationDocumentsRoute
+  RegistrationEmploymentRoute: typeof RegistrationEmploymentRoute
+  RegistrationPaymentRoute: typeof RegistrationPaymentRoute
+  RegistrationReferenceRoute: typeof RegistrationReferenceRoute
+  RegistrationSummaryRoute: typeof RegistrationSummaryRoute
+  RegistrationIndexRoute: typeof RegistrationIndexRoute
+}
+
+const RegistrationRouteRouteChildren: RegistrationRouteRouteChildren = {
+  RegistrationAddressRoute: RegistrationAddressRoute,
+  RegistrationDetailsRoute: RegistrationDetailsRoute,
+  RegistrationDocumentVerificationRoute: RegistrationDocumentVerificationRoute,
+  RegistrationDocumentsRoute: RegistrationDocumentsRoute,
+  RegistrationEmploymentRoute: RegistrationEmploymentRoute,
+  RegistrationPaymentRoute: RegistrationPaymentRoute,
+  RegistrationReferenceRoute: RegistrationReferenceRoute,
+  RegistrationSummaryRoute: RegistrationSummaryRoute,
+  RegistrationIndexRoute: RegistrationIndexRoute,
+}
+
+const RegistrationRouteRouteWithChildren =
+  RegistrationRouteRoute._addFileChildren(RegistrationRouteRouteChildren)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AdminRouteRoute: AdminRouteRouteWithChildren,
   ApplicationRouteRoute: ApplicationRouteRouteWithChildren,
   ProfileRouteRoute: ProfileRouteRouteWithChildren,
+  RegistrationRouteRoute: RegistrationRouteRouteWithChildren,
   AboutRoute: AboutRoute,
   ContactRoute: ContactRoute,
   FaqRoute: FaqRoute,
@@ -1143,17 +1180,8 @@ const rootRouteChildren: RootRouteChildren = {
   AffiliateSleeperOtpRoute: AffiliateSleeperOtpRoute,
   DocumentsPolicyRoute: DocumentsPolicyRoute,
   DocumentsTermsRoute: DocumentsTermsRoute,
-  RegistrationAddressRoute: RegistrationAddressRoute,
-  RegistrationDetailsRoute: RegistrationDetailsRoute,
-  RegistrationDocumentVerificationRoute: RegistrationDocumentVerificationRoute,
-  RegistrationDocumentsRoute: RegistrationDocumentsRoute,
-  RegistrationEmploymentRoute: RegistrationEmploymentRoute,
-  RegistrationPaymentRoute: RegistrationPaymentRoute,
-  RegistrationReferenceRoute: RegistrationReferenceRoute,
-  RegistrationSummaryRoute: RegistrationSummaryRoute,
   RepayBankTransferRoute: RepayBankTransferRoute,
   DocumentsIndexRoute: DocumentsIndexRoute,
-  RegistrationIndexRoute: RegistrationIndexRoute,
   RepayIndexRoute: RepayIndexRoute,
   RepayEwalletsSlugRoute: RepayEwalletsSlugRoute,
   RepayPaymentCentersSlugRoute: RepayPaymentCentersSlugRoute,

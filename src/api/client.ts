@@ -43,8 +43,13 @@ export interface RequestOptions {
   query?: Query
   body?: unknown
   signal?: AbortSignal
-  /** Answer with the response headers too (pagination). */
+  /** Request headers to add. */
   headers?: Record<string, string>
+  /**
+   * A background call (the 10-second flow poll): a 500+ still rejects, but does not replace the page with the
+   * full-page error; the caller keeps what it had and tries again on its next tick.
+   */
+  quiet?: boolean
 }
 
 export function createApiClient(hooks: ApiHooks) {
@@ -77,7 +82,7 @@ export function createApiClient(hooks: ApiHooks) {
         if (error.name === 'AbortError' || options.signal?.aborted) throw error
         const status = error.response?.status ?? 500
         const body = error.data as Envelope<unknown> | undefined
-        if (status >= 500) hooks.onServerFailure(status, fullPath)
+        if (status >= 500 && !options.quiet) hooks.onServerFailure(status, fullPath)
         else if (status === 401 || status === 403) hooks.onUnauthorized(status, fullPath)
         throw new ApiError(
           status,

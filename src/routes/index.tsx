@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useLoggedIn } from '../features/auth/use-auth'
 import { Calculator } from '../features/calculator/calculator'
 import { useCalculatorClient } from '../features/calculator/use-calculator-client'
 import { HomePage } from '../features/content/home-page'
@@ -11,7 +12,6 @@ export const Route = createFileRoute('/')({
 })
 
 function Home() {
-  // wired to the auth session at merge: pass the session's loggedIn instead of false.
-  const client = useCalculatorClient(false)
+  const client = useCalculatorClient(useLoggedIn())
   return <HomePage calculator={<Calculator client={client} extraNote />} />
 }

@@ -231,6 +231,15 @@ describe('registration guard (spec section 2)', () => {
     })
   })
 
+  it('a just-signed-up client whose phone is not verified stays on the sign-up page (its code step)', () => {
+    const unverified = client({ firstName: null, phoneVerified: false })
+    expect(registrationGuard(facts({ client: unverified, flow: active('new_client_created') }))).toEqual({
+      redirect: { to: '/registration' },
+      effects: [],
+      followFlow: false,
+    })
+  })
+
   it('logged in without a profile yet: load the profile and the flow step first, no redirect', () => {
     expect(registrationGuard(facts({ client: null, flow: active('work_info') }))).toEqual({
       redirect: null,

@@ -4,6 +4,7 @@
  * carries an auth actor with the session actors answered by the test. `beforeLoad` waits for the session to
  * settle, then the machine's state decides where each visitor ends up.
  */
+
 import { QueryClient } from '@tanstack/react-query'
 import { createMemoryHistory, createRouter } from '@tanstack/react-router'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -12,6 +13,7 @@ import { appShellMachine } from '../../machines/app-shell.machine'
 import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import type { ApiClient } from '../../src/api/client'
 import { afterLogin } from '../../src/features/auth/guards'
+import { createJourneyActor } from '../../src/features/journey/journey-actor'
 import { routeTree } from '../../src/route-tree.gen'
 
 function jwt(claims: Record<string, unknown>): string {
@@ -53,7 +55,9 @@ async function visit(path: string, token?: keyof typeof tokens, loadFails = fals
     { input: {} },
   ).start()
   const shell = createActor(appShellMachine, { input: {} }).start()
+  const journey = createJourneyActor({ getFlow: () => new Promise(() => {}) })
   stops.push(
+    () => journey.stop(),
     () => auth.stop(),
     () => shell.stop(),
   )
@@ -61,7 +65,14 @@ async function visit(path: string, token?: keyof typeof tokens, loadFails = fals
   const router = createRouter({
     routeTree,
     history: createMemoryHistory({ initialEntries: [path] }),
-    context: { auth, shell, queryClient: new QueryClient(), api: {} as ApiClient },
+    context: {
+      auth,
+      shell,
+      queryClient: new QueryClient(),
+      api: {} as ApiClient,
+      // A journey that never heard of a session: it redirects nothing, so these tests see the auth guards alone.
+      journey: { actor: journey, readCookie: () => null, effects: {} },
+    },
   })
   // The guard waits while the user loads: answer the load only after the router started deciding.
   const loading = router.load()

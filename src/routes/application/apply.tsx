@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useLoggedIn } from '../../features/auth/use-auth'
 import { Calculator } from '../../features/calculator/calculator'
 import { useCalculatorClient } from '../../features/calculator/use-calculator-client'
 import { useMessages } from '../../i18n/messages'
@@ -9,8 +10,7 @@ export const Route = createFileRoute('/application/apply')({
 
 function Page() {
   const m = useMessages()
-  // wired to the auth session at merge: pass the session's loggedIn instead of false.
-  const client = useCalculatorClient(false)
+  const client = useCalculatorClient(useLoggedIn())
   return (
     <section className="page page--narrow calculator-page" aria-labelledby="apply-title">
       <h1 id="apply-title">{m.titles.application_apply}</h1>
