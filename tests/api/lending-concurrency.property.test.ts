@@ -66,8 +66,8 @@ describe('lending under concurrency', () => {
     const row = await actual(t, c)
     if (!row) return 'none'
     try {
-      await renderApplicationDocuments(db(), c.clientId, new Date(), 'bank transfer')
-      await journeyTransaction(db(), c.clientId, { type: 'SIGN' }, new Date(), (tx) =>
+      await renderApplicationDocuments(t.deps, c.clientId, new Date(), 'bank transfer')
+      await journeyTransaction(t.deps, c.clientId, { type: 'SIGN' }, new Date(), (tx) =>
         signInTransaction(tx, c.clientId, row.id, new Date()),
       )
       return 'signed'
@@ -180,10 +180,10 @@ describe('lending under concurrency', () => {
     await runDueJobs(t.deps)
     const row = await actual(t, c)
     expect(row.status).toBe(2)
-    await renderApplicationDocuments(db(), c.clientId, new Date(), 'bank transfer')
+    await renderApplicationDocuments(t.deps, c.clientId, new Date(), 'bank transfer')
     const attempts = await Promise.allSettled(
       Array.from({ length: 50 }, () =>
-        journeyTransaction(db(), c.clientId, { type: 'SIGN' }, new Date(), (tx) =>
+        journeyTransaction(t.deps, c.clientId, { type: 'SIGN' }, new Date(), (tx) =>
           signInTransaction(tx, c.clientId, row.id, new Date()),
         ).then(() => runDueJobs(t.deps)),
       ),

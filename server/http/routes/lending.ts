@@ -162,7 +162,7 @@ export const lendingRoutes: AnyRoute[] = [
         ...(body.seonSession ? { seonSession: body.seonSession } : {}),
       }
       const { row, created } = await createApplication(
-        db(c),
+        deps(c),
         clientIdOf(c),
         {
           amount: body.loanAmount.amount,
@@ -230,7 +230,7 @@ export const lendingRoutes: AnyRoute[] = [
     body: changeSchema,
     handler: async (c, { params, body }) => {
       const row = await changeApplication(
-        db(c),
+        deps(c),
         clientIdOf(c),
         params.id,
         {
@@ -252,7 +252,7 @@ export const lendingRoutes: AnyRoute[] = [
     access: 'client',
     params: idParams,
     handler: async (c, { params }) => {
-      const row = await cancelApplication(db(c), clientIdOf(c), params.id, deps(c).now())
+      const row = await cancelApplication(deps(c), clientIdOf(c), params.id, deps(c).now())
       return ok(c, await viewOf(db(c), row))
     },
   }),
@@ -283,7 +283,7 @@ export const lendingRoutes: AnyRoute[] = [
     body: v.object({ promoCode: promoCodeSchema }),
     handler: async (c, { params, body }) => {
       const result = await applyPromo(
-        db(c),
+        deps(c),
         clientIdOf(c),
         params.applicationId,
         body.promoCode,
@@ -306,7 +306,7 @@ export const lendingRoutes: AnyRoute[] = [
     body: offerAnswerSchema,
     handler: async (c, { body }) => {
       const row = await answerOffer(
-        db(c),
+        deps(c),
         clientIdOf(c),
         'special',
         { amount: body.amount?.amount, term: body.term?.value },
@@ -325,7 +325,7 @@ export const lendingRoutes: AnyRoute[] = [
     body: offerAnswerSchema,
     handler: async (c, { body }) => {
       const row = await answerOffer(
-        db(c),
+        deps(c),
         clientIdOf(c),
         'decrease',
         { amount: body.amount?.amount, term: body.term?.value },
@@ -345,7 +345,7 @@ export const lendingRoutes: AnyRoute[] = [
     body: v.object({ amount: moneyBody, term: termBody }),
     handler: async (c, { body }) => {
       const row = await answerOffer(
-        db(c),
+        deps(c),
         clientIdOf(c),
         'increase',
         { amount: body.amount.amount, term: body.term.value },
@@ -364,7 +364,7 @@ export const lendingRoutes: AnyRoute[] = [
     access: 'client',
     handler: async (c) => {
       const result = await renderApplicationDocuments(
-        db(c),
+        deps(c),
         clientIdOf(c),
         deps(c).now(),
         await payoutLabel(c),
@@ -446,7 +446,7 @@ export const lendingRoutes: AnyRoute[] = [
       const row = await ownApplication(db(c), me.id, params.id)
       if (body.code === undefined) {
         // The step must accept the signature preparation, and the documents must exist, before a code is sent.
-        await journeyTransaction(db(c), me.id, { type: 'PREPARE_SIGNATURE' }, now(), async (tx) => {
+        await journeyTransaction(deps(c), me.id, { type: 'PREPARE_SIGNATURE' }, now(), async (tx) => {
           const [doc] = await tx
             .select({ version: loanDocument.applicationVersion })
             .from(loanDocument)
@@ -478,7 +478,7 @@ export const lendingRoutes: AnyRoute[] = [
           clientAccount(me.id),
         ),
       )
-      const change = await journeyTransaction(db(c), me.id, { type: 'SIGN' }, now(), (tx) =>
+      const change = await journeyTransaction(deps(c), me.id, { type: 'SIGN' }, now(), (tx) =>
         signInTransaction(tx, me.id, row.id, now()),
       )
       return ok(c, { application: await viewOf(db(c), change.result), flow: change.flow })
@@ -514,7 +514,7 @@ export const lendingRoutes: AnyRoute[] = [
       ),
     }),
     handler: async (c, { params, body }) => {
-      const row = await backOfficeDecision(db(c), params.id, c.get('principal').id, body, deps(c).now())
+      const row = await backOfficeDecision(deps(c), params.id, c.get('principal').id, body, deps(c).now())
       return ok(c, await viewOf(db(c), row))
     },
   }),

@@ -48,7 +48,7 @@ export const payoutRoutes: AnyRoute[] = [
       await assertInstitution(db(c), body)
       let change: Awaited<ReturnType<typeof journeyTransaction<number>>>
       try {
-        change = await journeyTransaction(db(c), id, { type: 'SAVE_PAYOUT' }, now, (tx) =>
+        change = await journeyTransaction(deps(c), id, { type: 'SAVE_PAYOUT' }, now, (tx) =>
           addDisbursement(tx, id, body, now),
         )
       } catch (error) {
@@ -68,7 +68,7 @@ export const payoutRoutes: AnyRoute[] = [
     params: entryId,
     handler: async (c, { params }) => {
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'SAVE_PAYOUT' }, deps(c).now(), (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'SAVE_PAYOUT' }, deps(c).now(), (tx) =>
         selectDisbursement(tx, id, params.id),
       )
       return ok(c, { entries: await listDisbursements(db(c), id), flow: change.flow })
@@ -101,12 +101,12 @@ export const payoutRoutes: AnyRoute[] = [
       // Issue 6: a payout that failed comes back to this step; finishing it again retries the payout.
       if (await failedDisbursement(db(c), id)) {
         const now = deps(c).now()
-        const retry = await journeyTransaction(db(c), id, { type: 'RETRY_PAYOUT' }, now, (tx) =>
+        const retry = await journeyTransaction(deps(c), id, { type: 'RETRY_PAYOUT' }, now, (tx) =>
           retryPayoutInTransaction(tx, id, now),
         )
         return ok(c, { flow: retry.flow })
       }
-      const change = await journeyTransaction(db(c), id, { type: 'FINISH' }, deps(c).now(), (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'FINISH' }, deps(c).now(), (tx) =>
         assertPayoutSelected(tx, id),
       )
       return ok(c, { flow: change.flow })

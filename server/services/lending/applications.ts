@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { ClientKind } from '../../../domain/offer'
-import type { Db, DbOrTx, Tx } from '../../db/client'
+import type { DbOrTx, Tx } from '../../db/client'
 import { client } from '../../db/schema-identity'
 import { disbursementEntry } from '../../db/schema-journey'
 import {
@@ -18,9 +18,13 @@ import {
   loan,
   loanDocument,
 } from '../../db/schema-lending'
+import type { AppDeps } from '../../http/context'
 import { ApiError, notFound, type Violation, validationFailed } from '../../http/errors'
 import { JourneyStepMismatch, journeyTransaction, uniqueViolationOn } from '../journey/journey'
 import { checkPromo, lendingConfig, type PricedOffer, priceOffer } from '../pricing'
+
+/** What a change needs: the database, and the logger the journey writes its event line to. */
+export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
 
 /** Application status codes, spec section 4. */
 export const AppStatus = {
@@ -242,12 +246,13 @@ async function byIdempotencyKey(db: DbOrTx, clientId: number, key: string) {
 
 /** POST /private/client/application. Returns the row and whether it was created now (false: a replay). */
 export async function createApplication(
-  db: Db,
+  ctx: LendingCtx,
   clientId: number,
   input: CreateApplication,
   idempotencyKey: string | null,
   now: Date,
 ): Promise<{ row: ApplicationRow; created: boolean }> {
+  const db = ctx.database.db
   if (idempotencyKey) {
     const first = await byIdempotencyKey(db, clientId, idempotencyKey)
     if (first) return { row: first, created: false }
@@ -272,7 +277,7 @@ export async function createApplication(
     throw validationFailed([{ propertyPath: 'promoCode', message: 'error-promo-applied-wrong' }])
 
   try {
-    const change = await journeyTransaction(db, clientId, { type: 'APPLY' }, now, async (tx) => {
+    const change = await journeyTransaction(ctx, clientId, { type: 'APPLY' }, now, async (tx) => {
       const [selected] = await tx
         .select({ id: disbursementEntry.id })
         .from(disbursementEntry)
@@ -333,12 +338,13 @@ export interface ChangeApplication {
  * approved ones, or the fee consent: the approval covers them, and documents rendered before are stale.
  */
 export async function changeApplication(
-  db: Db,
+  ctx: LendingCtx,
   clientId: number,
   id: number,
   input: ChangeApplication,
   now: Date,
 ) {
+  const db = ctx.database.db
   const current = await ownApplication(db, clientId, id)
   const facts = await lendingFacts(db, clientId)
   const figures: Figures = {
@@ -349,7 +355,7 @@ export async function changeApplication(
   }
   const paths = { amount: 'amount.amount', term: 'term.value' }
   await priceFor(db, clientId, facts, figures, now, paths, Math.max(facts.availableAmount, 0))
-  const change = await journeyTransaction(db, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
     const row = await lockApplication(tx, clientId, id)
     if (row.status === AppStatus.signing) {
       const violations: Violation[] = []
@@ -404,9 +410,10 @@ const cancellable: number[] = [
 ]
 
 /** POST /private/client/application/{id}/cancel. */
-export async function cancelApplication(db: Db, clientId: number, id: number, now: Date) {
+export async function cancelApplication(ctx: LendingCtx, clientId: number, id: number, now: Date) {
+  const db = ctx.database.db
   await ownApplication(db, clientId, id)
-  const change = await journeyTransaction(db, clientId, { type: 'CANCEL_APPLICATION' }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, clientId, { type: 'CANCEL_APPLICATION' }, now, async (tx) => {
     const row = await lockApplication(tx, clientId, id)
     if (!cancellable.includes(row.status)) throw statusConflict('Cancelling', row.status)
     const [updated] = await tx
@@ -424,7 +431,8 @@ export async function cancelApplication(db: Db, clientId: number, id: number, no
 }
 
 /** POST /private/client/application/{applicationId}/promocode: applied only when the server finds it valid. */
-export async function applyPromo(db: Db, clientId: number, id: number, code: string, now: Date) {
+export async function applyPromo(ctx: LendingCtx, clientId: number, id: number, code: string, now: Date) {
+  const db = ctx.database.db
   const current = await ownApplication(db, clientId, id)
   const facts = await lendingFacts(db, clientId)
   const check = await checkPromo(db, code, facts.kind, now, clientId)
@@ -446,7 +454,7 @@ export async function applyPromo(db: Db, clientId: number, id: number, code: str
     {},
     Math.max(facts.availableAmount, current.principalAmount),
   )
-  const change = await journeyTransaction(db, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
     const row = await lockApplication(tx, clientId, id)
     if (row.status !== AppStatus.new && row.status !== AppStatus.signing)
       throw statusConflict('Applying a promo code', row.status)
@@ -491,12 +499,13 @@ const offerStatus: Record<OfferAnswer, number[]> = {
  * the original amount and term is how the client refuses.
  */
 export async function answerOffer(
-  db: Db,
+  ctx: LendingCtx,
   clientId: number,
   answer: OfferAnswer,
   chosen: { amount?: number; term?: number },
   now: Date,
 ) {
+  const db = ctx.database.db
   const current = await activeApplication(db, clientId)
   if (!current || !offerStatus[answer].includes(current.status) || current.offeredAmount === null)
     throw new ApiError(409, 'noPendingOffer', 'There is no such offer waiting for your answer.')
@@ -524,7 +533,7 @@ export async function answerOffer(
     { amount: 'amount.amount', term: 'term.value' },
     current.offeredAmount,
   )
-  const change = await journeyTransaction(db, clientId, { type: 'OFFER_ANSWERED' }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, clientId, { type: 'OFFER_ANSWERED' }, now, async (tx) => {
     const row = await lockApplication(tx, clientId, current.id)
     if (!offerStatus[answer].includes(row.status) || row.version !== current.version)
       throw new ApiError(409, 'noPendingOffer', 'The offer changed meanwhile; reload the application.')

@@ -20,6 +20,7 @@ import {
   type ApplicationRow,
   AppStatus,
   applicationOffer,
+  type LendingCtx,
   type LendingFacts,
   lendingFacts,
 } from './applications'
@@ -257,14 +258,14 @@ export class StaleDecision extends Error {
  * application is still at the version that was decided on. Returns false when it was stale.
  */
 export async function recordDecision(
-  db: Db,
+  ctx: LendingCtx,
   row: ApplicationRow,
   decision: Decision,
   now: Date,
   jobId: number | null,
 ): Promise<boolean> {
   try {
-    await journeyTransaction(db, row.clientId, { type: outcomeEvent[decision.outcome] }, now, async (tx) => {
+    await journeyTransaction(ctx, row.clientId, { type: outcomeEvent[decision.outcome] }, now, async (tx) => {
       const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
       if (!current || current.status !== AppStatus.new || current.version !== row.version)
         throw new StaleDecision()
@@ -315,14 +316,14 @@ export const finishJob = (tx: Tx, jobId: number, now: Date) =>
 
 /** After the provider failed for the last time: decision error (401), and a person looks at it. */
 export async function recordDecisionError(
-  db: Db,
+  ctx: LendingCtx,
   row: ApplicationRow,
   message: string,
   now: Date,
   jobId: number,
 ) {
   return recordDecision(
-    db,
+    ctx,
     row,
     {
       outcome: 'error',
@@ -342,16 +343,17 @@ export async function recordDecisionError(
  * manual verification (14) or left in decision error (401), with a reason that is stored with the decision.
  */
 export async function backOfficeDecision(
-  db: Db,
+  ctx: LendingCtx,
   applicationId: number,
   userId: number,
   input: { decision: 'approve' | 'reject'; reason: string },
   now: Date,
 ) {
+  const db = ctx.database.db
   const [row] = await db.select().from(application).where(eq(application.id, applicationId))
   if (!row) throw notFound('Application')
   const event = input.decision === 'approve' ? 'DECISION_APPROVED' : 'DECISION_REJECTED'
-  const change = await journeyTransaction(db, row.clientId, { type: event }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, row.clientId, { type: event }, now, async (tx) => {
     const [current] = await tx
       .select()
       .from(application)

@@ -7,13 +7,18 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
-import type { Db } from '../../db/client'
 import { clientProfile } from '../../db/schema-journey'
 import { application, loanDocument } from '../../db/schema-lending'
 import { ApiError } from '../../http/errors'
 import { journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
-import { type ApplicationRow, AppStatus, activeApplication, applicationOffer } from './applications'
+import {
+  type ApplicationRow,
+  AppStatus,
+  activeApplication,
+  applicationOffer,
+  type LendingCtx,
+} from './applications'
 import type { DocumentType } from './payout'
 
 /** PHP with thousands commas and 2 decimals, as printed on the documents: 1026000 -> 'PHP 10,260.00'. */
@@ -199,7 +204,13 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * POST /private/client/render/document: renders both documents for the client's application waiting for the
  * signature (status 2) and stores them with the offer they show. Renders again when the application changed.
  */
-export async function renderApplicationDocuments(db: Db, clientId: number, now: Date, payoutLabel: string) {
+export async function renderApplicationDocuments(
+  ctx: LendingCtx,
+  clientId: number,
+  now: Date,
+  payoutLabel: string,
+) {
+  const db = ctx.database.db
   const row = await activeApplication(db, clientId)
   if (!row || row.status !== AppStatus.signing)
     throw new ApiError(
@@ -223,7 +234,7 @@ export async function renderApplicationDocuments(db: Db, clientId: number, now: 
     loan_agreement: await renderAgreement(input),
     disclosure_statement: await renderDisclosure(input),
   }
-  const change = await journeyTransaction(db, clientId, { type: 'PREPARE_SIGNATURE' }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, clientId, { type: 'PREPARE_SIGNATURE' }, now, async (tx) => {
     const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
     if (!current || current.status !== AppStatus.signing || current.version !== row.version)
       throw new ApiError(409, 'applicationChanged', 'The application changed meanwhile; render again.')

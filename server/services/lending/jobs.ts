@@ -80,9 +80,9 @@ async function runDecide(deps: WorkerDeps, job: Job) {
   } catch (error) {
     deps.logger.warn({ applicationId: row.id, attempt: job.attempts, err: String(error) }, 'scoring failed')
     if (job.attempts < JOB_MAX_ATTEMPTS) return retryLater(db, job, error, now)
-    return settle(db, job, now, () => recordDecisionError(db, row, String(error), now, job.id))
+    return settle(db, job, now, () => recordDecisionError(deps, row, String(error), now, job.id))
   }
-  return settle(db, job, now, () => recordDecision(db, row, decision, now, job.id))
+  return settle(db, job, now, () => recordDecision(deps, row, decision, now, job.id))
 }
 
 /** Writes a result; a stale one (the application changed meanwhile) leaves the job due again at once. */
@@ -134,7 +134,7 @@ async function runPayout(deps: WorkerDeps, job: Job) {
     if (job.attempts < JOB_MAX_ATTEMPTS) return retryLater(db, job, error, now)
     answer = { status: 'failed', reference: '', reason: 'The payout provider is unavailable.' }
   }
-  await recordPayout(db, row.disbursement, answer, now, job.id)
+  await recordPayout(deps, row.disbursement, answer, now, job.id)
 }
 
 /** Runs every due job once (decide, then payout for the same application on a later call). Returns how many ran. */

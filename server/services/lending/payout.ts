@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
-import type { Db, DbOrTx, Tx } from '../../db/client'
+import type { DbOrTx, Tx } from '../../db/client'
 import { promoRedemption } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
@@ -14,7 +14,7 @@ import { ApiError } from '../../http/errors'
 import type { PayoutAnswer } from '../../providers/payout'
 import { journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
-import { AppStatus, LoanStatus, lockApplication } from './applications'
+import { AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
 import { finishJob } from './decision'
 
 export const documentTypes = ['loan_agreement', 'disclosure_statement'] as const
@@ -77,13 +77,13 @@ const payoutEvent = {
 
 /** Writes a payout result: the disbursement, and on success the loan and the completed application. */
 export async function recordPayout(
-  db: Db,
+  ctx: LendingCtx,
   row: typeof disbursement.$inferSelect,
   answer: PayoutAnswer,
   now: Date,
   jobId: number,
 ) {
-  await journeyTransaction(db, row.clientId, { type: payoutEvent[answer.status] }, now, async (tx) => {
+  await journeyTransaction(ctx, row.clientId, { type: payoutEvent[answer.status] }, now, async (tx) => {
     const [current] = await tx.select().from(disbursement).where(eq(disbursement.id, row.id)).for('update')
     if (current?.status !== 'queued') throw new ApiError(409, 'payoutSettled', 'Already settled.')
     await tx
