@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { AcceptedCashScreen } from '../../features/application/accepted-screens'
 
 export const Route = createFileRoute('/application/accepted-cash')({
-  component: Page,
+  component: AcceptedCashScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_accepted_cash} />
-}

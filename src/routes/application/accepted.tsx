@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { AcceptedScreen } from '../../features/application/accepted-screens'
 
 export const Route = createFileRoute('/application/accepted')({
-  component: Page,
+  component: AcceptedScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_accepted} />
-}

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { CashPickupScreen } from '../../features/application/accepted-screens'
 
 export const Route = createFileRoute('/application/cash-pickup')({
-  component: Page,
+  component: CashPickupScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_cash_pickup} />
-}

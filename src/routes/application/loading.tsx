@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ApplicationLoading } from '../../features/application/application-loading'
 
 export const Route = createFileRoute('/application/loading')({
-  component: Page,
+  component: ApplicationLoading,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_loading} />
-}

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ManualVerificationScreen } from '../../features/application/manual-verification-screen'
 
 export const Route = createFileRoute('/application/manual-verification')({
-  component: Page,
+  component: ManualVerificationScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_manual_verification} />
-}

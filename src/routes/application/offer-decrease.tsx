@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { OfferDecreaseScreen } from '../../features/application/offer-screens'
 
 export const Route = createFileRoute('/application/offer-decrease')({
-  component: Page,
+  component: OfferDecreaseScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_offer_decrease} />
-}

@@ -1,11 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { RejectedScreen } from '../../features/application/rejected-screen'
 
 export const Route = createFileRoute('/application/rejected')({
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.application_rejected} />
+  return <RejectedScreen />
 }

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { MyLoanScreen } from '../../features/application/my-loan-screen'
 
 export const Route = createFileRoute('/profile/my-loan')({
-  component: Page,
+  component: MyLoanScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile_my_loan} />
-}

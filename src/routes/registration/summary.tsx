@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { SummaryScreen } from '../../features/application/summary-screen'
 
 export const Route = createFileRoute('/registration/summary')({
-  component: Page,
+  component: SummaryScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_summary} />
-}

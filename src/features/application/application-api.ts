@@ -1,0 +1,133 @@
+/**
+ * The calls behind the application, offer, signing and loan screens (spec section 7 "Application", "Loan",
+ * "Documents"), with the answers checked by valibot so a screen never renders a guess. Money is integer
+ * centavos, terms are days (ADR 0002). Fields the spec names are required; the few the spec does not show
+ * (desired term, re-apply date, due date and its parts, payout provider) are optional and documented in
+ * ADR 0013 as the contract asked of the server.
+ */
+import * as v from 'valibot'
+import { fromPromise } from 'xstate'
+import { type Offer, offerSchema } from '../../../domain/offer'
+import type { DecisionApplication, OfferCall } from '../../../domain/offer-decision'
+import type { ApiClient } from '../../api/client'
+
+const money = v.looseObject({ amount: v.pipe(v.number(), v.integer()) })
+const optionalMoney = v.optional(v.nullable(money))
+const term = v.looseObject({ value: v.pipe(v.number(), v.integer()), unit: v.optional(v.string()) })
+
+/** The Application of spec section 3. */
+export const applicationSchema = v.looseObject({
+  id: v.pipe(v.number(), v.integer()),
+  hashedId: v.optional(v.nullable(v.string())),
+  status: v.pipe(v.number(), v.integer()),
+  desiredLoanAmount: money,
+  principalAmount: optionalMoney,
+  term,
+  /** Not in spec section 3: the term the client asked for, when the offer changed it. */
+  desiredTerm: v.optional(v.nullable(term)),
+  loanAmount: v.looseObject({ amount: v.pipe(v.number(), v.integer()), currency: v.optional(v.string()) }),
+  borrowersAdvantagePackageFeeConsent: v.optional(v.boolean()),
+  disbursementType: v.optional(
+    v.nullable(v.looseObject({ type: v.string(), provider: v.optional(v.nullable(v.string())) })),
+  ),
+  cashPickupNumber: v.optional(v.nullable(v.string())),
+  /** Not in spec section 3: for a rejected application, when a new one may be made (ISO date or instant). */
+  reapplyFrom: v.optional(v.nullable(v.string())),
+})
+export type Application = v.InferOutput<typeof applicationSchema>
+
+export const applicationStatusSchema = v.looseObject({
+  status: v.pipe(v.number(), v.integer()),
+  id: v.optional(v.nullable(v.number())),
+})
+export type ApplicationStatusAnswer = v.InferOutput<typeof applicationStatusSchema>
+
+/** The active Loan (spec section 3) with the repayment invoice the my-loan page shows. */
+export const activeLoanSchema = v.looseObject({
+  id: v.optional(v.number()),
+  createdAtDate: v.optional(v.string()),
+  principal: optionalMoney,
+  repaymentInvoice: v.looseObject({
+    dueDays: v.pipe(v.number(), v.integer()),
+    dueDate: v.pipe(v.string(), v.minLength(10)),
+    total: money,
+    principal: optionalMoney,
+    interest: optionalMoney,
+    processingFee: optionalMoney,
+    borrowers_advantage_package_fee: optionalMoney,
+    penalty: optionalMoney,
+  }),
+})
+export type ActiveLoan = v.InferOutput<typeof activeLoanSchema>
+
+export const paths = {
+  actual: '/private/client/application/actual',
+  actualStatus: '/private/client/application/actual/status',
+  offer: (id: number) => `/private/client/application/${id}/offer/actual`,
+  agreement: (id: number) => `/private/client/application/agreement/${id}`,
+  activeLoan: '/private/client/loan/active',
+  download: (type: DocumentType) => `/private/client/document/download/${type}`,
+} as const
+
+/** The two documents a client reads before signing (issue 6 item 4). */
+export const documentTypes = ['agreement', 'disclosure'] as const
+export type DocumentType = (typeof documentTypes)[number]
+
+export const applicationQueryKeys = {
+  actual: ['application', 'actual'] as const,
+  status: ['application', 'actual', 'status'] as const,
+  offer: (id: number) => ['application', id, 'offer'] as const,
+  activeLoan: ['loan', 'active'] as const,
+}
+
+export async function getActualApplication(api: ApiClient, signal?: AbortSignal): Promise<Application> {
+  return v.parse(applicationSchema, await api.get<unknown>(paths.actual, { signal }))
+}
+
+export async function getActualStatus(
+  api: ApiClient,
+  signal?: AbortSignal,
+): Promise<ApplicationStatusAnswer> {
+  return v.parse(applicationStatusSchema, await api.get<unknown>(paths.actualStatus, { signal }))
+}
+
+export async function getActualOffer(api: ApiClient, id: number, signal?: AbortSignal): Promise<Offer> {
+  return v.parse(offerSchema, await api.get<unknown>(paths.offer(id), { signal }))
+}
+
+export async function getActiveLoan(api: ApiClient, signal?: AbortSignal): Promise<ActiveLoan> {
+  return v.parse(activeLoanSchema, await api.get<unknown>(paths.activeLoan, { signal }))
+}
+
+/** Signs the agreement with the 3-digit SMS code (the otp_agreement step). */
+export function signAgreement(api: ApiClient, applicationId: number, code: string) {
+  return api.post<unknown>(paths.agreement(applicationId), { code })
+}
+
+/** The decision facts of an application: desired, offered and principal figures (domain/offer-decision.ts). */
+export function decisionApplicationOf(application: Application): DecisionApplication {
+  return {
+    id: application.id,
+    status: application.status,
+    desired: {
+      amount: application.desiredLoanAmount.amount,
+      term: application.desiredTerm?.value ?? application.term.value,
+    },
+    offered: { amount: application.loanAmount.amount, term: application.term.value },
+    principal: application.principalAmount?.amount ?? application.desiredLoanAmount.amount,
+  }
+}
+
+/** The actors the offer-decision machine invokes, made with the app's API client. */
+export function offerDecisionActors(api: ApiClient, onReloaded?: (application: Application) => void) {
+  return {
+    sendDecision: fromPromise<void, OfferCall>(async ({ input, signal }) => {
+      await api.put<unknown>(input.path, input.body ?? undefined, { signal })
+    }),
+    reloadApplication: fromPromise<DecisionApplication, { id: number }>(async ({ signal }) => {
+      const application = await getActualApplication(api, signal)
+      onReloaded?.(application)
+      return decisionApplicationOf(application)
+    }),
+  }
+}
