@@ -67,7 +67,11 @@ export function offerOf(principal: number, term: number): Offer {
 type Handler = (path: string, arg?: unknown) => unknown
 
 /** An API whose answers the test scripts by path; every call is recorded. */
-export function scriptedApi(routes: { get?: Record<string, Handler | unknown>; put?: Handler; post?: Handler }) {
+export function scriptedApi(routes: {
+  get?: Record<string, Handler | unknown>
+  put?: Handler
+  post?: Handler
+}) {
   const answer = (table: Record<string, Handler | unknown> | undefined, path: string, arg?: unknown) => {
     if (!table || !(path in table)) throw new Error(`unexpected GET ${path}`)
     const entry = table[path]

@@ -74,7 +74,9 @@ describe('<OfferDecreaseScreen>', () => {
     )
     fireEvent.click(await screen.findByRole('button', { name: 'Accept the offer' }))
     await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
-    expect(put.mock.calls).toEqual([['/private/client/yhat/offer/approve/decrease', undefined, expect.anything()]])
+    expect(put.mock.calls).toEqual([
+      ['/private/client/yhat/offer/approve/decrease', undefined, expect.anything()],
+    ])
     expect(get.mock.calls.filter(([path]) => path === ACTUAL)).toHaveLength(2)
     expect(screen.getByRole('button', { name: 'Accept the offer' })).toHaveProperty('disabled', true)
   })

@@ -7,7 +7,11 @@ import {
   AcceptedScreen,
   CashPickupScreen,
 } from '../../../src/features/application/accepted-screens'
-import { ApplicationLoading, POLL_MS, TIMEOUT_MS } from '../../../src/features/application/application-loading'
+import {
+  ApplicationLoading,
+  POLL_MS,
+  TIMEOUT_MS,
+} from '../../../src/features/application/application-loading'
 import { ManualVerificationScreen } from '../../../src/features/application/manual-verification-screen'
 import { RejectedScreen } from '../../../src/features/application/rejected-screen'
 import { applicationFor, Harness, scriptedApi } from './harness'
