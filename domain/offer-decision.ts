@@ -67,7 +67,10 @@ export const offerCallPaths = {
   yhatDecreaseApprove: '/private/client/yhat/offer/approve/decrease',
   yhatIncreaseApprove: '/private/client/yhat/offer/approve/increase',
 } as const
-export type OfferCallName = keyof typeof offerCallPaths
+export type OfferCallName = keyof typeof offerCallPaths | 'cancelApplication'
+
+/** POST /private/client/application/{id}/cancel: the application is given up (status 5). */
+export const cancelApplicationPath = (id: number) => `/private/client/application/${id}/cancel`
 
 /** The body shape of spec section 7 (application update): amount{amount,currency}, term{value,unit day}. */
 export interface LoanFiguresBody {
@@ -82,15 +85,15 @@ export function loanFiguresBody(figures: LoanFigures): LoanFiguresBody {
   }
 }
 
-/** One PUT the client's answer makes. `body` is null when the server already knows the offer. */
+/** One call the client's answer makes. `body` is null when the server already knows the figures. */
 export interface OfferCall {
   name: OfferCallName
-  method: 'PUT'
-  path: (typeof offerCallPaths)[OfferCallName]
+  method: 'PUT' | 'POST'
+  path: string
   body: LoanFiguresBody | null
 }
 
-function call(name: OfferCallName, body: LoanFiguresBody | null): OfferCall {
+function call(name: keyof typeof offerCallPaths, body: LoanFiguresBody | null): OfferCall {
   return { name, method: 'PUT', path: offerCallPaths[name], body }
 }
 
@@ -102,7 +105,7 @@ export type OfferDecision =
   | { ok: false; reason: 'no-offer' | 'choice-required' | 'choice-out-of-range' | 'choice-not-allowed' }
 
 /** The call that approves the offer of this kind for this status (special offer has its own endpoint). */
-function approvalCallName(status: number, kind: OfferKind): OfferCallName {
+function approvalCallName(status: number, kind: OfferKind): keyof typeof offerCallPaths {
   if (kind === 'increase') return 'yhatIncreaseApprove'
   return status === applicationStatus.specialOffer ? 'specialOfferApprove' : 'yhatDecreaseApprove'
 }
@@ -125,16 +128,30 @@ export function isIncreaseChoiceAllowed(application: DecisionApplication, choice
 /**
  * Spec section 4, Offer decisions:
  * - approving a decrease: special offer approve when the status is special offer (13), otherwise yhat decrease
- *   approve; no body (the server holds the offer);
+ *   approve; no body (the server takes the offered figures);
  * - approving an increase: yhat increase approve with the chosen amount and term;
- * - refusing: the same endpoint as approving that offer, with the ORIGINAL desired amount and term (the client
- *   keeps what they asked for).
+ * - refusing an increase: yhat increase approve with the ORIGINAL desired amount and term (the client keeps
+ *   what they asked for; the server reads those figures as the refusal);
+ * - refusing a decrease: the desired amount is above what the decrease approvals accept (the server refuses
+ *   any amount above the offer), so the only honest refusal is giving the application up:
+ *   POST /private/client/application/{id}/cancel (the journey goes to no_loan_page). ADR 0013.
  */
 export function decideOffer(application: DecisionApplication, answer: OfferAnswer): OfferDecision {
   const kind = offerKindOf(application.status)
   if (!kind) return { ok: false, reason: 'no-offer' }
   const name = approvalCallName(application.status, kind)
-  if (answer.type === 'refuse') return { ok: true, call: call(name, loanFiguresBody(application.desired)) }
+  if (answer.type === 'refuse') {
+    if (kind === 'increase') return { ok: true, call: call(name, loanFiguresBody(application.desired)) }
+    return {
+      ok: true,
+      call: {
+        name: 'cancelApplication',
+        method: 'POST',
+        path: cancelApplicationPath(application.id),
+        body: null,
+      },
+    }
+  }
   if (kind === 'decrease') {
     if (answer.choice) return { ok: false, reason: 'choice-not-allowed' }
     return { ok: true, call: call(name, null) }

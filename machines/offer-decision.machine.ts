@@ -5,7 +5,8 @@
  *   at once for noOffer: nothing to answer. APPROVE (with the chosen amount and term for an increase) or REFUSE.
  *   `decideOffer` (domain/offer-decision.ts) says which call and which body; an answer it refuses (an increase
  *   without a choice, a choice outside principal..offered) stays here with the reason, and no call is made.
- * - submitting: the `sendDecision` actor makes that one PUT. A failure goes to failed: RETRY sends the same
+ * - submitting: the `sendDecision` actor makes that one call (a PUT approval, or the cancel that refuses a
+ *   decrease). A failure goes to failed: RETRY sends the same
  *   call again, BACK returns to deciding.
  * - reloading: every answered offer reloads the application (`reloadApplication` actor); a failure goes to
  *   reloadFailed, where RETRY reloads again (the answer is not sent twice).
@@ -75,7 +76,7 @@ export const offerDecisionSetup = setup({
     events: {} as OfferDecisionEvent,
   },
   actors: {
-    // Provided by the app: the PUT of `call` (path, body) through its API client.
+    // Provided by the app: `call` (method, path, body) through its API client.
     sendDecision: fromPromise<void, OfferCall>(async () => {
       throw new Error('offer decision: provide the sendDecision actor')
     }),
@@ -127,7 +128,8 @@ export const offerDecisionMachine = offerDecisionSetup.createMachine({
       },
     },
     submitting: {
-      description: 'The one PUT the answer makes (special offer, yhat decrease or yhat increase approve).',
+      description:
+        'The one call the answer makes (special offer, yhat decrease, yhat increase approve, or cancel).',
       invoke: {
         id: 'sendDecision',
         src: 'sendDecision',

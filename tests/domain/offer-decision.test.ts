@@ -86,15 +86,30 @@ describe('decideOffer', () => {
     expect(decideOffer(app(18), { type: 'approve' })).toEqual({ ok: false, reason: 'choice-required' })
   })
 
-  it('refusing sends the original desired amount and term to the endpoint of that offer', () => {
-    const desired = { amount: { amount: 800_000, currency: 'PHP' }, term: { value: 30, unit: 'day' } }
-    const refusals = [13, 17, 18].map((status) => decideOffer(app(status), { type: 'refuse' }))
-    expect(refusals.map((d) => d.ok && d.call.name)).toEqual([
-      'specialOfferApprove',
-      'yhatDecreaseApprove',
-      'yhatIncreaseApprove',
-    ])
-    for (const d of refusals) expect(d.ok && d.call.body).toEqual(desired)
+  it('refusing an increase sends the original desired amount and term to yhat increase approve', () => {
+    expect(decideOffer(app(18), { type: 'refuse' })).toEqual({
+      ok: true,
+      call: {
+        name: 'yhatIncreaseApprove',
+        method: 'PUT',
+        path: '/private/client/yhat/offer/approve/increase',
+        body: { amount: { amount: 800_000, currency: 'PHP' }, term: { value: 30, unit: 'day' } },
+      },
+    })
+  })
+
+  it('refusing a decrease (13 or 17) cancels the application: the approvals refuse more than the offer', () => {
+    for (const status of [13, 17]) {
+      expect(decideOffer(app(status), { type: 'refuse' })).toEqual({
+        ok: true,
+        call: {
+          name: 'cancelApplication',
+          method: 'POST',
+          path: '/private/client/application/7/cancel',
+          body: null,
+        },
+      })
+    }
   })
 
   it('no offer, no call', () => {

@@ -371,15 +371,19 @@ describe('offer decisions (spec section 4)', () => {
     })
   })
 
-  it('refusing sends the original desired amount and term', () => {
-    for (const application of [increase, decrease]) {
-      const live = startLive({ application })
-      live.actor.send({ type: 'REFUSE' })
-      expect(live.calls.sent[0]?.call.body).toEqual({
-        amount: { amount: 800_000, currency: 'PHP' },
-        term: { value: 30, unit: 'day' },
-      })
-    }
+  it('refusing an increase sends the original desired amount and term; refusing a decrease cancels', () => {
+    const up = startLive({ application: increase })
+    up.actor.send({ type: 'REFUSE' })
+    expect(up.calls.sent[0]?.call.body).toEqual({
+      amount: { amount: 800_000, currency: 'PHP' },
+      term: { value: 30, unit: 'day' },
+    })
+    const down = startLive({ application: decrease })
+    down.actor.send({ type: 'REFUSE' })
+    expect(down.calls.sent[0]?.call).toMatchObject({
+      method: 'POST',
+      path: '/private/client/application/42/cancel',
+    })
   })
 
   it('an increase without a choice, or outside principal..offered, makes no call and says why', () => {

@@ -1,9 +1,9 @@
 /**
  * The calls behind the application, offer, signing and loan screens (spec section 7 "Application", "Loan",
  * "Documents"), with the answers checked by valibot so a screen never renders a guess. Money is integer
- * centavos, terms are days (ADR 0002). Fields the spec names are required; the few the spec does not show
- * (desired term, re-apply date, due date and its parts, payout provider) are optional and documented in
- * ADR 0013 as the contract asked of the server.
+ * centavos, terms are days (ADR 0002). The shapes follow the issue 6 server (server/http/routes/lending.ts):
+ * the spec's fields plus `desiredTerm`, `offeredAmount` (the counter-offer) and the loan's `amountDue` parts.
+ * `reapplyFrom` and the payout `provider` are optional: the server does not send them yet (ADR 0013).
  */
 import * as v from 'valibot'
 import { fromPromise } from 'xstate'
@@ -26,6 +26,8 @@ export const applicationSchema = v.looseObject({
   /** Not in spec section 3: the term the client asked for, when the offer changed it. */
   desiredTerm: v.optional(v.nullable(term)),
   loanAmount: v.looseObject({ amount: v.pipe(v.number(), v.integer()), currency: v.optional(v.string()) }),
+  /** The counter-offer: the lower amount (13, 17) or the upper limit of an increase (18). */
+  offeredAmount: optionalMoney,
   borrowersAdvantagePackageFeeConsent: v.optional(v.boolean()),
   disbursementType: v.optional(
     v.nullable(v.looseObject({ type: v.string(), provider: v.optional(v.nullable(v.string())) })),
@@ -36,41 +38,50 @@ export const applicationSchema = v.looseObject({
 })
 export type Application = v.InferOutput<typeof applicationSchema>
 
-export const applicationStatusSchema = v.looseObject({
-  status: v.pipe(v.number(), v.integer()),
-  id: v.optional(v.nullable(v.number())),
-})
+/** The newest application's status; null when the client has none. */
+export const applicationStatusSchema = v.nullable(
+  v.looseObject({
+    status: v.pipe(v.number(), v.integer()),
+    id: v.optional(v.nullable(v.number())),
+  }),
+)
 export type ApplicationStatusAnswer = v.InferOutput<typeof applicationStatusSchema>
 
-/** The active Loan (spec section 3) with the repayment invoice the my-loan page shows. */
-export const activeLoanSchema = v.looseObject({
-  id: v.optional(v.number()),
-  createdAtDate: v.optional(v.string()),
-  principal: optionalMoney,
-  repaymentInvoice: v.looseObject({
-    dueDays: v.pipe(v.number(), v.integer()),
+/** The active Loan (spec section 3) with the amount due and its parts; null when there is none. */
+export const activeLoanSchema = v.nullable(
+  v.looseObject({
+    id: v.optional(v.number()),
+    createdAtDate: v.optional(v.string()),
+    principal: money,
+    amountDue: v.looseObject({
+      amount: v.pipe(v.number(), v.integer()),
+      parts: v.optional(
+        v.looseObject({
+          principal: optionalMoney,
+          interest: optionalMoney,
+          fees: optionalMoney,
+          penalty: optionalMoney,
+        }),
+      ),
+    }),
     dueDate: v.pipe(v.string(), v.minLength(10)),
-    total: money,
-    principal: optionalMoney,
-    interest: optionalMoney,
-    processingFee: optionalMoney,
-    borrowers_advantage_package_fee: optionalMoney,
-    penalty: optionalMoney,
+    repaymentInvoice: v.looseObject({ dueDays: v.pipe(v.number(), v.integer()) }),
   }),
-})
-export type ActiveLoan = v.InferOutput<typeof activeLoanSchema>
+)
+export type ActiveLoan = NonNullable<v.InferOutput<typeof activeLoanSchema>>
 
 export const paths = {
   actual: '/private/client/application/actual',
   actualStatus: '/private/client/application/actual/status',
   offer: (id: number) => `/private/client/application/${id}/offer/actual`,
   agreement: (id: number) => `/private/client/application/agreement/${id}`,
+  render: '/private/client/render/document',
   activeLoan: '/private/client/loan/active',
   download: (type: DocumentType) => `/private/client/document/download/${type}`,
 } as const
 
-/** The two documents a client reads before signing (issue 6 item 4). */
-export const documentTypes = ['agreement', 'disclosure'] as const
+/** The two documents a client reads before signing (issue 6 item 4), as the server names them. */
+export const documentTypes = ['loan_agreement', 'disclosure_statement'] as const
 export type DocumentType = (typeof documentTypes)[number]
 
 export const applicationQueryKeys = {
@@ -80,8 +91,13 @@ export const applicationQueryKeys = {
   activeLoan: ['loan', 'active'] as const,
 }
 
+/** A missing application is an error the screens show (`applicationNotFound`), not an empty page. */
 export async function getActualApplication(api: ApiClient, signal?: AbortSignal): Promise<Application> {
-  return v.parse(applicationSchema, await api.get<unknown>(paths.actual, { signal }))
+  const answer = await api.get<unknown>(paths.actual, { signal })
+  if (answer === null || answer === undefined) {
+    throw Object.assign(new Error('No application'), { code: 'applicationNotFound' })
+  }
+  return v.parse(applicationSchema, answer)
 }
 
 export async function getActualStatus(
@@ -95,8 +111,24 @@ export async function getActualOffer(api: ApiClient, id: number, signal?: AbortS
   return v.parse(offerSchema, await api.get<unknown>(paths.offer(id), { signal }))
 }
 
-export async function getActiveLoan(api: ApiClient, signal?: AbortSignal): Promise<ActiveLoan> {
+export async function getActiveLoan(api: ApiClient, signal?: AbortSignal): Promise<ActiveLoan | null> {
   return v.parse(activeLoanSchema, await api.get<unknown>(paths.activeLoan, { signal }))
+}
+
+/** Renders the agreement and the disclosure statement for the approved application (status 2). */
+export const renderedDocumentsSchema = v.looseObject({
+  documents: v.array(v.looseObject({ type: v.string(), name: v.optional(v.string()) })),
+  offer: offerSchema,
+})
+export type RenderedDocuments = v.InferOutput<typeof renderedDocumentsSchema>
+
+export async function renderDocuments(api: ApiClient): Promise<RenderedDocuments> {
+  return v.parse(renderedDocumentsSchema, await api.post<unknown>(paths.render))
+}
+
+/** Without a code: the server sends the signing code by SMS. */
+export function sendSigningCode(api: ApiClient, applicationId: number) {
+  return api.post<unknown>(paths.agreement(applicationId), {})
 }
 
 /** Signs the agreement with the 3-digit SMS code (the otp_agreement step). */
@@ -113,7 +145,10 @@ export function decisionApplicationOf(application: Application): DecisionApplica
       amount: application.desiredLoanAmount.amount,
       term: application.desiredTerm?.value ?? application.term.value,
     },
-    offered: { amount: application.loanAmount.amount, term: application.term.value },
+    offered: {
+      amount: application.offeredAmount?.amount ?? application.loanAmount.amount,
+      term: application.term.value,
+    },
     principal: application.principalAmount?.amount ?? application.desiredLoanAmount.amount,
   }
 }
@@ -122,7 +157,9 @@ export function decisionApplicationOf(application: Application): DecisionApplica
 export function offerDecisionActors(api: ApiClient, onReloaded?: (application: Application) => void) {
   return {
     sendDecision: fromPromise<void, OfferCall>(async ({ input, signal }) => {
-      await api.put<unknown>(input.path, input.body ?? undefined, { signal })
+      const body = input.body ?? undefined
+      if (input.method === 'POST') await api.post<unknown>(input.path, body, { signal })
+      else await api.put<unknown>(input.path, body, { signal })
     }),
     reloadApplication: fromPromise<DecisionApplication, { id: number }>(async ({ signal }) => {
       const application = await getActualApplication(api, signal)

@@ -21,14 +21,14 @@ export function daysLeftText(dueDays: number, m: LoanTexts): string {
 }
 
 function parts(loan: ActiveLoan, m: LoanTexts): Figure[] {
-  const invoice = loan.repaymentInvoice
+  const p = loan.amountDue.parts
   const candidates: [string, string, { amount: number } | null | undefined][] = [
-    ['part-principal', m.partPrincipal, invoice.principal],
-    ['part-interest', m.partInterest, invoice.interest],
-    ['part-processing-fee', m.partProcessingFee, invoice.processingFee],
-    ['part-package-fee', m.partPackageFee, invoice.borrowers_advantage_package_fee],
-    ['part-penalty', m.partPenalty, invoice.penalty],
+    ['part-principal', m.partPrincipal, p?.principal],
+    ['part-interest', m.partInterest, p?.interest],
+    ['part-fees', m.partFees, p?.fees],
+    ['part-penalty', m.partPenalty, p?.penalty],
   ]
+  // A penalty line only when one is charged; the other parts always show, even at zero.
   return candidates.flatMap(([name, label, money]) =>
     money && (money.amount > 0 || name !== 'part-penalty')
       ? [{ name, label, value: formatPhp(money.amount) }]
@@ -42,20 +42,20 @@ export function MyLoanScreen() {
   return (
     <ScreenFrame title={m.title}>
       <QueryGate query={query}>
-        {(loan) => {
-          const invoice = loan.repaymentInvoice
-          const principal = loan.principal ?? invoice.principal
-          return (
+        {(loan) =>
+          loan ? (
             <>
               <Figures
                 label={m.title}
                 figures={[
-                  ...(principal
-                    ? [{ name: 'principal', label: m.principal, value: formatPhp(principal.amount) }]
-                    : []),
-                  { name: 'amount-due', label: m.amountDue, value: formatPhp(invoice.total.amount) },
-                  { name: 'due-date', label: m.dueDate, value: formatLongDate(invoice.dueDate) },
-                  { name: 'days-left', label: m.daysLeft, value: daysLeftText(invoice.dueDays, m) },
+                  { name: 'principal', label: m.principal, value: formatPhp(loan.principal.amount) },
+                  { name: 'amount-due', label: m.amountDue, value: formatPhp(loan.amountDue.amount) },
+                  { name: 'due-date', label: m.dueDate, value: formatLongDate(loan.dueDate) },
+                  {
+                    name: 'days-left',
+                    label: m.daysLeft,
+                    value: daysLeftText(loan.repaymentInvoice.dueDays, m),
+                  },
                 ]}
               />
               <h2 className="section__title">{m.parts}</h2>
@@ -66,8 +66,10 @@ export function MyLoanScreen() {
                 </Link>
               </p>
             </>
+          ) : (
+            <p role="status">{m.noLoan}</p>
           )
-        }}
+        }
       </QueryGate>
     </ScreenFrame>
   )

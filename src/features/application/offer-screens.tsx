@@ -180,7 +180,7 @@ function DecreaseDecision({ application, offer }: { application: Application; of
         </button>
       </p>
       <p id="offer-refuse-hint" className="field__hint">
-        {m.offer.refuseHint}
+        {m.decrease.refuseHint}
       </p>
     </>
   )
@@ -252,7 +252,10 @@ function IncreaseDecision({
         </button>
       </p>
       <p id="offer-refuse-hint" className="field__hint">
-        {m.offer.refuseHint} ({formatPhp(facts.desired.amount)} · {days(facts.desired.term, m)})
+        {fmt(m.increase.refuseHint, {
+          amount: formatPhp(facts.desired.amount),
+          term: days(facts.desired.term, m),
+        })}
       </p>
     </>
   )

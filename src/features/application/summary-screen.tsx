@@ -1,19 +1,30 @@
 /**
- * /registration/summary (flow step otp_agreement): the client reads the loan agreement and the Truth in
- * Lending disclosure statement (PDFs from GET /private/client/document/download/{type}) and signs with the
- * 3-digit SMS code (POST /private/client/application/agreement/{id}). A signed agreement asks the journey to
- * refetch the flow: the router moves the client on.
+ * /registration/summary (flow step otp_agreement): the documents are rendered for the approved figures
+ * (POST /private/client/render/document), the client reads the loan agreement and the Truth in Lending
+ * disclosure statement (PDFs from GET /private/client/document/download/{type}), asks for the SMS code (POST
+ * /private/client/application/agreement/{id} without a code) and signs with it (the same call with the code).
+ * A signed agreement asks the journey to refetch the flow: the router moves the client on.
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
+import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import * as v from 'valibot'
 import { messageKeys, verificationCodeSchema } from '../../../domain/identity'
+import { formatPhp } from '../../../domain/money'
 import { ApiError } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
-import { type DocumentType, documentTypes, paths, signAgreement } from './application-api'
-import { ErrorNotice, errorKeyOf, QueryGate, ScreenFrame } from './parts'
+import {
+  type DocumentType,
+  documentTypes,
+  paths,
+  renderDocuments,
+  sendSigningCode,
+  signAgreement,
+} from './application-api'
+import { formatLongDate } from './format'
+import { ErrorNotice, errorKeyOf, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication } from './queries'
 import { useJourneyRefresh } from './use-journey-refresh'
 
@@ -55,6 +66,10 @@ function showPdf(blob: Blob, type: DocumentType, mode: 'read' | 'download') {
 function Documents() {
   const api = useApi()
   const m = useMessages().application.summary
+  const names: Record<DocumentType, string> = {
+    loan_agreement: m.agreement,
+    disclosure_statement: m.disclosure,
+  }
   const [busy, setBusy] = useState<DocumentType | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
   const open = async (type: DocumentType, mode: 'read' | 'download') => {
@@ -76,12 +91,12 @@ function Documents() {
       <ul className="stack">
         {documentTypes.map((type) => (
           <li key={type} data-document={type}>
-            <p>{m[type]}</p>
+            <p>{names[type]}</p>
             <p className="button-row">
               <button
                 type="button"
                 className="button button--secondary button--sm"
-                aria-label={`${m.read}: ${m[type]}`}
+                aria-label={`${m.read}: ${names[type]}`}
                 disabled={busy !== null}
                 onClick={() => void open(type, 'read')}
               >
@@ -90,7 +105,7 @@ function Documents() {
               <button
                 type="button"
                 className="button button--ghost button--sm"
-                aria-label={`${m.download}: ${m[type]}`}
+                aria-label={`${m.download}: ${names[type]}`}
                 disabled={busy !== null}
                 onClick={() => void open(type, 'download')}
               >
@@ -116,6 +131,17 @@ function SignForm({ applicationId }: { applicationId: number }) {
   const refreshJourney = useJourneyRefresh()
   const codeId = useId()
   const [signed, setSigned] = useState(false)
+  const [codeSent, setCodeSent] = useState(false)
+  const [sendError, setSendError] = useState<string | null>(null)
+  const sendCode = async () => {
+    setSendError(null)
+    try {
+      await sendSigningCode(api, applicationId)
+      setCodeSent(true)
+    } catch (error) {
+      setSendError(errorKeyOf(error))
+    }
+  }
   const {
     register,
     handleSubmit,
@@ -138,6 +164,13 @@ function SignForm({ applicationId }: { applicationId: number }) {
   if (signed) return <p role="status">{m.summary.signed}</p>
   return (
     <form onSubmit={onSubmit} noValidate className="card">
+      <p className="button-row">
+        <button type="button" className="button button--secondary" onClick={() => void sendCode()}>
+          {codeSent ? m.summary.resendCode : m.summary.sendCode}
+        </button>
+      </p>
+      {codeSent ? <p role="status">{m.summary.codeSent}</p> : null}
+      {sendError ? <ErrorNotice errorKey={sendError} /> : null}
       <div className={`field ${errorKey ? 'field--invalid' : ''}`}>
         <label htmlFor={codeId} className="field__label">
           {m.summary.codeLabel}
@@ -168,13 +201,40 @@ function SignForm({ applicationId }: { applicationId: number }) {
   )
 }
 
+/** The documents are rendered once per visit for the approved figures; their offer's totals are shown. */
+function Prepared({ applicationId }: { applicationId: number }) {
+  const api = useApi()
+  const m = useMessages().application.summary
+  const rendered = useQuery({
+    queryKey: ['application', applicationId, 'documents'],
+    queryFn: () => renderDocuments(api),
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+  return (
+    <QueryGate query={rendered}>
+      {({ offer }) => (
+        <>
+          <Figures
+            label={m.title}
+            figures={[
+              { name: 'total', label: m.total, value: formatPhp(offer.total.amount) },
+              { name: 'due-date', label: m.dueDate, value: formatLongDate(offer.endDate) },
+            ]}
+          />
+          <Documents />
+          <SignForm applicationId={applicationId} />
+        </>
+      )}
+    </QueryGate>
+  )
+}
+
 export function SummaryScreen() {
   const m = useMessages().application.summary
   const query = useActualApplication()
   return (
     <ScreenFrame title={m.title} lead={m.lead}>
-      <Documents />
-      <QueryGate query={query}>{(application) => <SignForm applicationId={application.id} />}</QueryGate>
+      <QueryGate query={query}>{(application) => <Prepared applicationId={application.id} />}</QueryGate>
     </ScreenFrame>
   )
 }

@@ -23,7 +23,7 @@ export const messages: Messages = {
 
 const money = (amount: number) => ({ amount })
 
-/** An application as GET /private/client/application/actual answers it. */
+/** An application as GET /private/client/application/actual answers it (issue 6 server's view). */
 export function applicationFor(status: number, overrides: Record<string, unknown> = {}) {
   return {
     id: 42,
@@ -33,7 +33,8 @@ export function applicationFor(status: number, overrides: Record<string, unknown
     principalAmount: money(800_000),
     term: { value: 21, unit: 'day' },
     desiredTerm: { value: 30, unit: 'day' },
-    loanAmount: { amount: 500_000, currency: 'PHP' },
+    loanAmount: { amount: 800_000, currency: 'PHP' },
+    offeredAmount: money(500_000),
     borrowersAdvantagePackageFeeConsent: true,
     disbursementType: { type: 'bank_transfer', provider: null },
     cashPickupNumber: null,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../../src/api/client'
 import { MyLoanScreen } from '../../../src/features/application/my-loan-screen'
 import { SummaryScreen, signErrorKey } from '../../../src/features/application/summary-screen'
-import { applicationFor, Harness, scriptedApi } from './harness'
+import { applicationFor, Harness, offerOf, scriptedApi } from './harness'
 
 vi.mock('@tanstack/react-router', () => ({
   Link: ({ to, children, className }: { to: string; children: ReactNode; className?: string }) => (
@@ -28,22 +28,24 @@ function figure(name: string) {
   return document.querySelector(`[data-figure="${name}"] dd`)?.textContent
 }
 
-function loanWith(invoice: Record<string, unknown> = {}) {
+/** GET /private/client/loan/active as the issue 6 server answers it. */
+function loanWith({ dueDays = 9, penalty }: { dueDays?: number; penalty?: number } = {}) {
   return {
     id: 9,
+    status: 4,
     createdAtDate: '2026-11-01',
     principal: money(500_000),
-    repaymentInvoice: {
-      dueDays: 9,
-      dueDate: '2026-12-01',
-      total: money(525_000),
-      principal: money(500_000),
-      interest: money(21_000),
-      processingFee: money(2_500),
-      borrowers_advantage_package_fee: money(1_500),
-      penalty: money(0),
-      ...invoice,
+    amountDue: {
+      amount: 525_000 + (penalty ?? 0),
+      parts: {
+        principal: money(500_000),
+        interest: money(21_000),
+        fees: money(4_000),
+        ...(penalty ? { penalty: money(penalty) } : {}),
+      },
     },
+    dueDate: '2026-12-01',
+    repaymentInvoice: { dueDate: '2026-12-01', dueDays, amount: money(525_000 + (penalty ?? 0)) },
   }
 }
 
@@ -62,8 +64,7 @@ describe('<MyLoanScreen>', () => {
     expect(figure('days-left')).toBe('9 days')
     expect(figure('part-principal')).toBe('₱5 000.00')
     expect(figure('part-interest')).toBe('₱210.00')
-    expect(figure('part-processing-fee')).toBe('₱25.00')
-    expect(figure('part-package-fee')).toBe('₱15.00')
+    expect(figure('part-fees')).toBe('₱40.00')
     // No penalty, no penalty line.
     expect(document.querySelector('[data-figure="part-penalty"]')).toBeNull()
     expect(screen.getByRole('link', { name: 'How to repay' }).getAttribute('href')).toBe('/repay')
@@ -75,7 +76,7 @@ describe('<MyLoanScreen>', () => {
     [-1, '1 day overdue'],
     [-4, '4 days overdue'],
   ])('dueDays %i reads %s; a penalty is listed when charged', async (dueDays, text) => {
-    const { api } = scriptedApi({ get: { [LOAN]: loanWith({ dueDays, penalty: money(3_000) }) } })
+    const { api } = scriptedApi({ get: { [LOAN]: loanWith({ dueDays, penalty: 3_000 }) } })
     render(
       <Harness api={api}>
         <MyLoanScreen />
@@ -83,6 +84,16 @@ describe('<MyLoanScreen>', () => {
     )
     await waitFor(() => expect(figure('days-left')).toBe(text))
     expect(figure('part-penalty')).toBe('₱30.00')
+  })
+
+  it('no active loan says so', async () => {
+    const { api } = scriptedApi({ get: { [LOAN]: null } })
+    render(
+      <Harness api={api}>
+        <MyLoanScreen />
+      </Harness>,
+    )
+    expect((await screen.findByText('You have no active loan.')).getAttribute('role')).toBe('status')
   })
 
   it('an answer that does not match the loan contract is an error, not a guess', async () => {
@@ -97,7 +108,15 @@ describe('<MyLoanScreen>', () => {
 })
 
 describe('<SummaryScreen>', () => {
-  function renderSummary(post?: (path: string, body?: unknown) => unknown) {
+  const RENDER = '/private/client/render/document'
+  function renderSummary(sign?: (path: string, body?: unknown) => unknown) {
+    const post = (path: string, body?: unknown) =>
+      path === RENDER
+        ? {
+            documents: [{ type: 'loan_agreement' }, { type: 'disclosure_statement' }],
+            offer: offerOf(500_000, 21),
+          }
+        : sign?.(path, body)
     const scripted = scriptedApi({ get: { [ACTUAL]: applicationFor(2) }, post })
     const journey = vi.fn()
     render(
@@ -108,10 +127,17 @@ describe('<SummaryScreen>', () => {
     return { ...scripted, journey }
   }
 
+  it('renders the documents for the approved offer and shows its total and due date', async () => {
+    const { post } = renderSummary()
+    await waitFor(() => expect(figure('total')).toBe('₱5 250.00'))
+    expect(figure('due-date')).toBe('Dec 13, 2026')
+    expect(post.mock.calls.filter(([path]) => path === RENDER)).toHaveLength(1)
+  })
+
   it('reads and downloads the agreement and the disclosure statement as PDFs', async () => {
     const open = vi.spyOn(window, 'open').mockImplementation(() => null)
     const { blob } = renderSummary()
-    fireEvent.click(screen.getByRole('button', { name: 'Read: Loan agreement (PDF)' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Read: Loan agreement (PDF)' }))
     await waitFor(() => expect(open).toHaveBeenCalledTimes(1))
     expect(String(open.mock.calls[0]?.[0])).toMatch(/^blob:/)
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {})
@@ -120,15 +146,15 @@ describe('<SummaryScreen>', () => {
     )
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1))
     expect(blob.mock.calls.map(([path]) => path)).toEqual([
-      '/private/client/document/download/agreement',
-      '/private/client/document/download/disclosure',
+      '/private/client/document/download/loan_agreement',
+      '/private/client/document/download/disclosure_statement',
     ])
   })
 
   it('a failed download says so with its error key', async () => {
     const { blob } = renderSummary()
     blob.mockRejectedValueOnce(new ApiError(404, '/web/x', 'documentNotFound', 'Not found', []))
-    fireEvent.click(screen.getByRole('button', { name: 'Download: Loan agreement (PDF)' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Download: Loan agreement (PDF)' }))
     const alert = await screen.findByRole('alert')
     expect(alert.getAttribute('data-error-key')).toBe('documentNotFound')
     expect(alert.textContent).toContain('could not be downloaded')
@@ -142,7 +168,19 @@ describe('<SummaryScreen>', () => {
     const error = await screen.findByRole('alert')
     expect(error.getAttribute('data-error-key')).toBe('error-verification-code')
     expect(code.getAttribute('aria-invalid')).toBe('true')
-    expect(post).not.toHaveBeenCalled()
+    expect(post.mock.calls.filter(([path]) => path !== RENDER)).toEqual([])
+  })
+
+  it('asks for the code: the agreement call without a code, then offers a new one', async () => {
+    const { post } = renderSummary(() => ({ sent: true }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Send me the code' }))
+    expect(
+      (await screen.findByText('We sent a 3-digit code to your mobile phone.')).getAttribute('role'),
+    ).toBe('status')
+    expect(post.mock.calls.filter(([path]) => path !== RENDER)).toEqual([
+      ['/private/client/application/agreement/42', {}],
+    ])
+    expect(screen.getByRole('button', { name: 'Send a new code' })).toBeTruthy()
   })
 
   it('signs with POST /application/agreement/{id} and the code, then asks the journey to refresh', async () => {
@@ -150,7 +188,9 @@ describe('<SummaryScreen>', () => {
     fireEvent.change(await screen.findByLabelText('Code from the SMS'), { target: { value: '123' } })
     fireEvent.click(screen.getByRole('button', { name: 'Sign the agreement' }))
     await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
-    expect(post.mock.calls).toEqual([['/private/client/application/agreement/42', { code: '123' }]])
+    expect(post.mock.calls.filter(([path]) => path !== RENDER)).toEqual([
+      ['/private/client/application/agreement/42', { code: '123' }],
+    ])
     expect(screen.getByRole('status').textContent).toBe('Signed. We are sending your money.')
   })
 

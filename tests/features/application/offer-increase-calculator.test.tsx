@@ -18,7 +18,7 @@ afterEach(cleanup)
 describe('/application/offer-increase with the calculator', () => {
   it('presets the sliders to the offer, bounds them to principal..offered, and approves the choice', async () => {
     const application = applicationFor(18, {
-      loanAmount: { amount: 1_200_000, currency: 'PHP' },
+      offeredAmount: { amount: 1_200_000 },
       principalAmount: { amount: 800_000 },
       term: { value: 30, unit: 'day' },
     })

@@ -93,19 +93,20 @@ describe('<OfferDecreaseScreen>', () => {
     expect(put.mock.calls[0]?.[0]).toBe('/private/client/special/offer/approve')
   })
 
-  it('refusing sends the original desired amount and term', async () => {
-    const { api, put } = decreaseApi(17)
+  it('refusing a decrease cancels the application (POST .../cancel), then the journey refreshes', async () => {
+    const { api, put, post } = decreaseApi(17)
+    const journey = vi.fn()
     render(
-      <Harness api={api}>
+      <Harness api={api} journey={journey}>
         <OfferDecreaseScreen />
       </Harness>,
     )
     fireEvent.click(await screen.findByRole('button', { name: 'No, thank you' }))
-    await waitFor(() => expect(put).toHaveBeenCalledTimes(1))
-    expect(put.mock.calls[0]?.slice(0, 2)).toEqual([
-      '/private/client/yhat/offer/approve/decrease',
-      { amount: { amount: 800_000, currency: 'PHP' }, term: { value: 30, unit: 'day' } },
+    await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    expect(post.mock.calls.map((c) => c.slice(0, 2))).toEqual([
+      ['/private/client/application/42/cancel', undefined],
     ])
+    expect(put).not.toHaveBeenCalled()
   })
 
   it('a failed answer shows its error key with Retry (same call again) and Back', async () => {
@@ -166,7 +167,7 @@ function increaseApi() {
   return scriptedApi({
     get: {
       [ACTUAL]: applicationFor(18, {
-        loanAmount: { amount: 1_200_000, currency: 'PHP' },
+        offeredAmount: { amount: 1_200_000 },
         term: { value: 30, unit: 'day' },
         desiredTerm: null,
       }),

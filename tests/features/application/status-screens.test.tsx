@@ -82,9 +82,11 @@ describe('<ApplicationLoading>', () => {
   })
 })
 
+const accepted = applicationFor(3, { loanAmount: { amount: 500_000, currency: 'PHP' }, offeredAmount: null })
+
 describe('accepted screens', () => {
   it('/application/accepted: the amount, the term and where the money goes', async () => {
-    const { api } = scriptedApi({ get: { [ACTUAL]: applicationFor(3) } })
+    const { api } = scriptedApi({ get: { [ACTUAL]: accepted } })
     render(
       <Harness api={api}>
         <AcceptedScreen />
@@ -97,6 +99,7 @@ describe('accepted screens', () => {
   })
 
   const cash = applicationFor(3, {
+    loanAmount: { amount: 500_000, currency: 'PHP' },
     disbursementType: { type: 'cash_pickup', provider: 'cebuana' },
     cashPickupNumber: 'CP-2026-778812',
   })
@@ -140,13 +143,25 @@ describe('accepted screens', () => {
     expect((await screen.findByText(/being prepared/)).getAttribute('role')).toBe('status')
   })
 
+  it('no application at all is an error with its key, not an empty page', async () => {
+    const { api } = scriptedApi({ get: { [ACTUAL]: null } })
+    render(
+      <Harness api={api}>
+        <AcceptedScreen />
+      </Harness>,
+    )
+    const alert = await screen.findByRole('alert')
+    expect(alert.getAttribute('data-error-key')).toBe('applicationNotFound')
+    expect(alert.textContent).toContain('We could not find your application.')
+  })
+
   it('a failed load shows the error key and Retry loads again', async () => {
     let fail = true
     const { api, get } = scriptedApi({
       get: {
         [ACTUAL]: () => {
           if (fail) throw Object.assign(new Error('404'), { code: 'applicationNotFound' })
-          return applicationFor(3)
+          return accepted
         },
       },
     })
