@@ -15,8 +15,9 @@ import { lockDataDir } from './lock'
 import * as referenceSchema from './schema'
 import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
+import * as lendingSchema from './schema-lending'
 
-const schema = { ...referenceSchema, ...identitySchema, ...journeySchema }
+const schema = { ...referenceSchema, ...identitySchema, ...journeySchema, ...lendingSchema }
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
