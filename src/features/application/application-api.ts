@@ -157,7 +157,8 @@ export function decisionApplicationOf(application: Application): DecisionApplica
 export function offerDecisionActors(api: ApiClient, onReloaded?: (application: Application) => void) {
   return {
     sendDecision: fromPromise<void, OfferCall>(async ({ input, signal }) => {
-      const body = input.body ?? undefined
+      // No figures is an empty JSON object: the server validates every body it reads.
+      const body = input.body ?? {}
       if (input.method === 'POST') await api.post<unknown>(input.path, body, { signal })
       else await api.put<unknown>(input.path, body, { signal })
     }),
