@@ -74,9 +74,7 @@ describe('<OfferDecreaseScreen>', () => {
     )
     fireEvent.click(await screen.findByRole('button', { name: 'Accept the offer' }))
     await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
-    expect(put.mock.calls).toEqual([
-      ['/private/client/yhat/offer/approve/decrease', {}, expect.anything()],
-    ])
+    expect(put.mock.calls).toEqual([['/private/client/yhat/offer/approve/decrease', {}, expect.anything()]])
     expect(get.mock.calls.filter(([path]) => path === ACTUAL)).toHaveLength(2)
     expect(screen.getByRole('button', { name: 'Accept the offer' })).toHaveProperty('disabled', true)
   })
@@ -103,9 +101,7 @@ describe('<OfferDecreaseScreen>', () => {
     )
     fireEvent.click(await screen.findByRole('button', { name: 'No, thank you' }))
     await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
-    expect(post.mock.calls.map((c) => c.slice(0, 2))).toEqual([
-      ['/private/client/application/42/cancel', {}],
-    ])
+    expect(post.mock.calls.map((c) => c.slice(0, 2))).toEqual([['/private/client/application/42/cancel', {}]])
     expect(put).not.toHaveBeenCalled()
   })
 
