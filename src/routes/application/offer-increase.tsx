@@ -5,8 +5,11 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { OfferIncreaseScreen } from '../../features/application/offer-screens'
 import { IncreaseCalculator } from '../../features/calculator/increase-calculator'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/application/offer-increase')({
+  loader: () => loadPageTitle('application_offer_increase'),
+  head: titleHead,
   component: Page,
 })
 
