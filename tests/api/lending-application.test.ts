@@ -171,6 +171,18 @@ describe('lending API', () => {
       finalClosingDate: `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`,
     })
 
+    // The client now reads as having an active loan and no amount available (one loan at a time).
+    const me = await call<{
+      hasActiveLoan: boolean
+      availableLoanAmount: { amount: number }
+      hasActualApplication: boolean
+    }>(t, 'GET', '/private/client', undefined, { token: c.token })
+    expect(me.body.data).toMatchObject({
+      hasActiveLoan: true,
+      availableLoanAmount: { amount: 0 },
+      hasActualApplication: false,
+    })
+
     // The signed PDFs are kept unchanged: the downloaded bytes hash to what was recorded at rendering.
     for (const type of ['loan_agreement', 'disclosure_statement']) {
       const res = await t.request(`/web/private/client/document/download/${type}`, {
