@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/schema.ts', './server/db/schema-identity.ts'],
+  schema: ['./server/db/schema.ts', './server/db/schema-identity.ts', './server/db/schema-journey.ts'],
   out: './server/db/migrations',
 })

@@ -12,7 +12,9 @@ import { openDatabase } from '../server/db/client'
 import { seedReferenceData } from '../server/db/seed'
 import { createApp } from '../server/http/app'
 import { createLogger } from '../server/logger'
+import { sandboxBankData } from '../server/providers/bank-data'
 import { sandboxCaptcha } from '../server/providers/captcha'
+import { sandboxIdentityVerification } from '../server/providers/identity-verification'
 import { createSandboxMessaging } from '../server/providers/messaging'
 
 const [appPort, barePort] = process.argv.slice(2).map(Number)
@@ -30,6 +32,9 @@ const app = createApp({
   now: () => new Date(),
   messaging: createSandboxMessaging(logger, false),
   captcha: sandboxCaptcha,
+  identityVerification: sandboxIdentityVerification,
+  bankData: sandboxBankData,
+  uploadsDir: join(dataDir, 'uploads'),
 })
 serve({ fetch: app.fetch, port: appPort })
 

@@ -12,7 +12,9 @@ import { seedReferenceData } from './db/seed'
 import { readEnv } from './env'
 import { createApp } from './http/app'
 import { createLogger } from './logger'
+import { sandboxBankData } from './providers/bank-data'
 import { sandboxCaptcha } from './providers/captcha'
+import { sandboxIdentityVerification } from './providers/identity-verification'
 import { createSandboxMessaging } from './providers/messaging'
 import { seedDemoClient } from './services/identity/demo'
 import { pruneHits } from './services/identity/throttle'
@@ -61,6 +63,9 @@ const app = createApp(
     now: () => new Date(),
     messaging,
     captcha: sandboxCaptcha,
+    identityVerification: sandboxIdentityVerification,
+    bankData: sandboxBankData,
+    uploadsDir: join(env.dataDir, 'uploads'),
     trustProxy: process.env.TRUST_PROXY === '1',
   },
   { staticDir: existsSync(env.staticDir) ? env.staticDir : undefined },

@@ -1,5 +1,5 @@
 /**
- * Generates docs/statecharts/<name>.md and <name>.svg for every machine exported by machines/*.machine.ts,
+ * Generates docs/statecharts/<name>.md and <name>.svg for every machine exported by machines/*.machine.ts and domain/journey/*.machine.ts,
  * or compares them with the files on disk (`--check`). Used by scripts/statecharts.ts and by
  * tests/statecharts.test.ts.
  */
@@ -19,6 +19,11 @@ import {
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const MACHINES_DIR = 'machines'
+/**
+ * Machines that live outside machines/ because the server runs them too (domain <- server; the server never
+ * imports machines/): the client journey the server persists.
+ */
+export const DOMAIN_MACHINE_DIRS = ['domain/journey']
 export const OUTPUT_DIR = 'docs/statecharts'
 
 export interface FoundMachine {
@@ -38,12 +43,15 @@ export interface GeneratedMachine {
 
 const MACHINE_FILE = /\.machine\.ts$/
 
-/** Every distinct StateMachine exported by machines/*.machine.ts, files and exports in name order. */
+/** Every distinct StateMachine exported by machines/*.machine.ts (then the domain dirs), in name order. */
 export async function findMachines(root = REPO_ROOT): Promise<FoundMachine[]> {
-  const names = (await readdir(path.join(root, MACHINES_DIR))).filter((n) => MACHINE_FILE.test(n)).sort()
+  const sourceFiles: string[] = []
+  for (const dir of [MACHINES_DIR, ...DOMAIN_MACHINE_DIRS]) {
+    const names = (await readdir(path.join(root, dir))).filter((n) => MACHINE_FILE.test(n)).sort()
+    sourceFiles.push(...names.map((name) => `${dir}/${name}`))
+  }
   const found: FoundMachine[] = []
-  for (const name of names) {
-    const sourceFile = `${MACHINES_DIR}/${name}`
+  for (const sourceFile of sourceFiles) {
     const mod = (await import(pathToFileURL(path.join(root, sourceFile)).href)) as Record<string, unknown>
     const seen = new Set<unknown>()
     for (const exportName of Object.keys(mod).sort()) {

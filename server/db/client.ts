@@ -14,8 +14,9 @@ import pg from 'pg'
 import { lockDataDir } from './lock'
 import * as referenceSchema from './schema'
 import * as identitySchema from './schema-identity'
+import * as journeySchema from './schema-journey'
 
-const schema = { ...referenceSchema, ...identitySchema }
+const schema = { ...referenceSchema, ...identitySchema, ...journeySchema }
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>

@@ -2,7 +2,9 @@ import type { Logger } from 'pino'
 import type { Principal } from '../auth/authenticate'
 import type { Secrets } from '../auth/secrets'
 import type { Database } from '../db/client'
+import type { BankDataProvider } from '../providers/bank-data'
 import type { CaptchaProvider } from '../providers/captcha'
+import type { IdentityVerificationProvider } from '../providers/identity-verification'
 import type { MessagingProvider } from '../providers/messaging'
 
 export interface AppDeps {
@@ -14,6 +16,12 @@ export interface AppDeps {
   /** SMS and e-mail; the sandbox provider stores them in the outbox. Never awaited inside a transaction. */
   messaging: MessagingProvider
   captcha: CaptchaProvider
+  /** Veriff-style identity verification; the sandbox decides by the client's last name. */
+  identityVerification: IdentityVerificationProvider
+  /** Kontomatik-style bank data; the sandbox answers by the credentials typed. */
+  bankData: BankDataProvider
+  /** Where uploaded files are written (DATA_DIR/uploads); created on first use. */
+  uploadsDir: string
   /** Behind a reverse proxy: read the caller's address and scheme from X-Forwarded-* (TRUST_PROXY=1). */
   trustProxy?: boolean
 }

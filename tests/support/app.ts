@@ -1,16 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { testSecrets } from '../../server/auth/secrets'
 import { type SeedOptions, seedReferenceData } from '../../server/db/seed'
 import { type AppOptions, createApp } from '../../server/http/app'
 import type { AppDeps } from '../../server/http/context'
 import { createLogger } from '../../server/logger'
+import { sandboxBankData } from '../../server/providers/bank-data'
 import { sandboxCaptcha } from '../../server/providers/captcha'
+import { sandboxIdentityVerification } from '../../server/providers/identity-verification'
 import { createSandboxMessaging } from '../../server/providers/messaging'
 import { createTestDatabase } from './database'
 
 export interface TestAppOptions extends AppOptions {
   /** Replace a provider or a setting (e.g. a failing messaging provider, trustProxy). */
-  deps?: Partial<Pick<AppDeps, 'messaging' | 'captcha' | 'trustProxy'>>
+  deps?: Partial<Pick<AppDeps, 'messaging' | 'captcha' | 'trustProxy' | 'identityVerification' | 'bankData'>>
 }
 
 /**
@@ -32,6 +37,8 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
   let clock = () => new Date()
   const secrets = testSecrets()
   const { deps: overrides, ...appOptions } = options
+  // Each test app writes its uploads to its own temporary directory, removed on close.
+  const uploadsDir = mkdtempSync(join(tmpdir(), 'hiram-uploads-'))
   const deps: AppDeps = {
     database,
     logger,
@@ -39,6 +46,9 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
     now: () => clock(),
     messaging: createSandboxMessaging(logger, false),
     captcha: sandboxCaptcha,
+    identityVerification: sandboxIdentityVerification,
+    bankData: sandboxBankData,
+    uploadsDir,
     trustProxy: true,
     ...overrides,
   }
@@ -62,6 +72,9 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
     setClock: (next: () => Date) => {
       clock = next
     },
-    close: () => database.close(),
+    close: async () => {
+      await database.close()
+      rmSync(uploadsDir, { recursive: true, force: true })
+    },
   }
 }

@@ -3,6 +3,7 @@
  * use ON CONFLICT DO NOTHING, so a label or contact an admin changed survives restarts and upgrades.
  */
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
+import { defaultDocumentUploadConfig } from '../../../domain/journey/uploads'
 import { defaultPricingConfig } from '../../../domain/pricing/config'
 import { seedConfig } from '../../services/config'
 import type { Db } from '../client'
@@ -24,6 +25,7 @@ export async function seedReferenceData(db: Db, options: SeedOptions = {}) {
   await db.transaction(async (tx) => {
     await seedConfig(tx, 'calculator', defaultCalculatorConfig)
     await seedConfig(tx, 'pricing', defaultPricingConfig)
+    await seedConfig(tx, 'document-upload', defaultDocumentUploadConfig)
     await tx.insert(promoCode).values(seedPromos).onConflictDoNothing()
     await tx.insert(institution).values(seedInstitutions).onConflictDoNothing()
     await tx.insert(classification).values(classificationRows('en')).onConflictDoNothing()

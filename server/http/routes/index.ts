@@ -2,8 +2,12 @@ import type { AnyRoute } from '../route'
 import { identityRoutes } from './identity'
 import { backOfficeIdentityRoutes } from './identity-back-office'
 import { singleLinkRoutes } from './identity-single-link'
+import { journeyRoutes } from './journey'
+import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { referenceRoutes } from './reference'
+import { uploadRoutes } from './uploads'
+import { verificationRoutes } from './verification'
 
 /** Every /web route. Each resource file exports its list; add new resources here. */
 export const allRoutes: AnyRoute[] = [
@@ -12,4 +16,8 @@ export const allRoutes: AnyRoute[] = [
   ...singleLinkRoutes,
   ...referenceRoutes,
   ...pricingRoutes,
+  ...journeyRoutes,
+  ...payoutRoutes,
+  ...uploadRoutes,
+  ...verificationRoutes,
 ]

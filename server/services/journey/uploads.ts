@@ -1,0 +1,157 @@
+/**
+ * Uploaded files: checked (format from the bytes, size, image age), written under DATA_DIR/uploads with a random
+ * name, and recorded in `uploaded_file`. Files are written before the transaction that records them and removed
+ * again if it fails: the transaction itself never waits on the disk.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { and, count, eq, isNull } from 'drizzle-orm'
+import { journeyMessageKeys as k } from '../../../domain/journey/fields'
+import {
+  type DocumentUploadConfig,
+  documentUploadConfigSchema,
+  imageAgeProblem,
+  sniffMime,
+  type UploadMime,
+} from '../../../domain/journey/uploads'
+import type { DbOrTx, Tx } from '../../db/client'
+import { uploadedFile } from '../../db/schema-journey'
+import { ApiError, validationFailed } from '../../http/errors'
+import { readConfig } from '../config'
+
+export type UploadCategory = 'id_document' | 'document' | 'bank_statement' | 'client_document'
+
+export const readUploadConfig = (db: DbOrTx) => readConfig(db, 'document-upload', documentUploadConfigSchema)
+
+/** Room for the multipart envelope and the text fields around the file. */
+const MULTIPART_OVERHEAD = 64 * 1024
+
+const fileViolation = (message: string) => validationFailed([{ propertyPath: 'file', message }])
+
+/**
+ * Refuses a request whose declared length is over the limit before its body is read. A length is required
+ * (browsers always send one with FormData): a chunked body of unknown size would be read whole into memory.
+ */
+export function assertContentLength(header: string | undefined, config: DocumentUploadConfig) {
+  const length = header && /^\d+$/.test(header) ? Number(header) : Number.NaN
+  if (!Number.isFinite(length))
+    throw new ApiError(411, 'lengthRequired', 'An upload must declare its Content-Length.')
+  if (length > config.maxFileSize + MULTIPART_OVERHEAD)
+    throw new ApiError(413, 'fileTooLarge', 'The file is too large.', [
+      { propertyPath: 'file', message: k.fileSize },
+    ])
+}
+
+export interface CheckedFile {
+  bytes: Uint8Array
+  mime: UploadMime
+}
+
+/** The file field of a multipart body: present, within the size limit, of an accepted format by its bytes. */
+export async function checkFile(
+  value: unknown,
+  config: DocumentUploadConfig,
+  accepted: readonly UploadMime[],
+): Promise<CheckedFile> {
+  if (!(value instanceof File) || value.size === 0) throw fileViolation(k.required)
+  if (value.size > config.maxFileSize) throw fileViolation(k.fileSize)
+  const bytes = new Uint8Array(await value.arrayBuffer())
+  const mime = sniffMime(bytes)
+  if (!mime || !accepted.includes(mime)) throw fileViolation(k.wrongFormat)
+  return { bytes, mime }
+}
+
+/** `capturedAt` (ISO 8601 with a zone) of a camera capture, checked against the image-age limit. */
+export function checkImageAge(raw: unknown, config: DocumentUploadConfig, now: Date): Date | null {
+  let capturedAt: Date | null = null
+  if (typeof raw === 'string' && raw) {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw))
+      throw validationFailed([{ propertyPath: 'capturedAt', message: k.wrongFormat }])
+    capturedAt = new Date(raw)
+    if (Number.isNaN(capturedAt.getTime()))
+      throw validationFailed([{ propertyPath: 'capturedAt', message: k.wrongFormat }])
+  }
+  const problem = imageAgeProblem(capturedAt, now, config.maxImageAge)
+  if (problem) throw fileViolation(problem)
+  return capturedAt
+}
+
+export async function storeBytes(dir: string, bytes: Uint8Array): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  const name = randomBytes(16).toString('hex')
+  await writeFile(join(dir, name), bytes, { flag: 'wx', mode: 0o600 })
+  return name
+}
+
+export async function removeStored(dir: string, name: string | null | undefined) {
+  if (!name) return
+  await unlink(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error
+  })
+}
+
+export const readStored = (dir: string, name: string) => readFile(join(dir, name))
+
+export interface NewFile {
+  clientId: number
+  category: UploadCategory
+  kind: string
+  checked: CheckedFile
+  storageName: string
+  capturedAt: Date | null
+  now: Date
+}
+
+export async function recordFile(tx: Tx, file: NewFile) {
+  const [row] = await tx
+    .insert(uploadedFile)
+    .values({
+      clientId: file.clientId,
+      category: file.category,
+      kind: file.kind,
+      mime: file.checked.mime,
+      size: file.checked.bytes.byteLength,
+      sha256: createHash('sha256').update(file.checked.bytes).digest('hex'),
+      storageName: file.storageName,
+      capturedAt: file.capturedAt,
+      createdAt: file.now,
+    })
+    .returning()
+  return row!
+}
+
+/** Identity-photo uploads so far, replaced and deleted ones included: the attempt counter counts from here. */
+export async function idPhotoUploads(db: DbOrTx, clientId: number) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(uploadedFile)
+    .where(and(eq(uploadedFile.clientId, clientId), eq(uploadedFile.category, 'id_document')))
+  return row?.n ?? 0
+}
+
+export async function liveIdPhoto(db: DbOrTx, clientId: number, side: string) {
+  const [row] = await db
+    .select()
+    .from(uploadedFile)
+    .where(
+      and(
+        eq(uploadedFile.clientId, clientId),
+        eq(uploadedFile.category, 'id_document'),
+        eq(uploadedFile.kind, side),
+        isNull(uploadedFile.deletedAt),
+      ),
+    )
+  return row ?? null
+}
+
+/** Marks the live photo of a side deleted; answers its stored name so the bytes can go after the commit. */
+export async function retireIdPhoto(tx: Tx, clientId: number, side: string, now: Date) {
+  const live = await liveIdPhoto(tx, clientId, side)
+  if (!live) return null
+  await tx.update(uploadedFile).set({ deletedAt: now }).where(eq(uploadedFile.id, live.id))
+  return live.storageName
+}
+
+export const extensionOf = (mime: string) =>
+  mime === 'image/jpeg' ? 'jpg' : mime === 'image/png' ? 'png' : 'pdf'

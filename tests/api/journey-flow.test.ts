@@ -1,0 +1,426 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { JourneyStep } from '../../domain/journey/client-journey.machine'
+import { client } from '../../server/db/schema-identity'
+import { clientContact, clientProfile } from '../../server/db/schema-journey'
+import { createTestApp } from '../support/app'
+import { type Answer, call, type SignedUp, type TestApp, verifiedClient } from './identity-helpers'
+import {
+  ARGAO,
+  ARGAO_BARANGAY,
+  address,
+  CEBU_PROVINCE,
+  CENTRAL_VISAYAS,
+  clientAt,
+  completeStep,
+  details,
+  employment,
+  expectOk,
+  fingerprint,
+  flow,
+  identityDoc,
+  JPEG,
+  NCR,
+  QUEZON_CITY,
+  reference,
+  seedSmallPsgc,
+  stepOrder,
+  upload,
+} from './journey-helpers'
+
+let t: TestApp
+
+beforeAll(async () => {
+  t = await createTestApp()
+  await seedSmallPsgc(t)
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+const violations = (answer: Answer) =>
+  Object.fromEntries((answer.body.response.violations ?? []).map((v) => [v.propertyPath, v.message]))
+
+describe('the journey from a verified phone to ready-to-apply', () => {
+  it('walks every step, each call moving the flow one step on; /flow and /client-journey/current agree', async () => {
+    const c = await verifiedClient(t)
+    expect(await flow(t, c.token)).toEqual({ step: 'new_client_created', status: 'active' })
+    const seen: JourneyStep[] = []
+    for (const step of stepOrder.slice(0, -1)) {
+      seen.push((await flow(t, c.token)).step)
+      await completeStep(t, c, step)
+    }
+    seen.push((await flow(t, c.token)).step)
+    expect(seen).toEqual(stepOrder)
+    const current = await call(t, 'GET', '/private/client/client-journey/current', undefined, {
+      token: c.token,
+    })
+    expect(current.body.data).toEqual({ step: 'no_loan_page', status: 'active' })
+
+    const me = await call<{ firstName: string }>(t, 'GET', '/private/client', undefined, { token: c.token })
+    expect(me.body.data.firstName).toBe('Juan')
+    const [profile] = await t.database.db
+      .select()
+      .from(clientProfile)
+      .where(eq(clientProfile.clientId, c.clientId))
+    expect(profile).toMatchObject({
+      lastName: 'Dela Cruz',
+      birthDate: '1990-05-17',
+      employmentType: 'employed_private',
+      // Pesos in, centavos stored.
+      monthlyIncome: 2_800_000,
+      monthlyExpenses: 1_200_000,
+    })
+  })
+
+  it('answers the step in PUT /private/client with the client view', async () => {
+    const c = await verifiedClient(t)
+    const answer = await call<{ client: { firstName: string }; flow: unknown }>(
+      t,
+      'PUT',
+      '/private/client',
+      details(c.email, { firstName: 'Ma. Luisa' }),
+      { token: c.token },
+    )
+    expect(answer.status).toBe(200)
+    expect(answer.body.data.client.firstName).toBe('Ma. Luisa')
+    expect(answer.body.data.flow).toEqual({ step: 'work_info', status: 'active' })
+  })
+
+  it('a new e-mail in the details replaces the sign-up one, unverified; a taken one is email-error-taken', async () => {
+    const other = await verifiedClient(t)
+    const c = await verifiedClient(t)
+    const taken = await call(t, 'PUT', '/private/client', details(other.email), { token: c.token })
+    expect(taken.status).toBe(400)
+    expect(violations(taken)).toEqual({ email: 'email-error-taken' })
+    expect((await flow(t, c.token)).step).toBe('new_client_created')
+    await expectOk(call(t, 'PUT', '/private/client', details(`new.${c.email}`), { token: c.token }))
+    const [row] = await t.database.db.select().from(client).where(eq(client.id, c.clientId))
+    expect(row).toMatchObject({ email: `new.${c.email}`, emailVerifiedAt: null })
+  })
+
+  it('stores additional contacts during relative_info, at most 5, never the own number', async () => {
+    const c = await clientAt(t, 'relative_info')
+    const add = (phone: string) =>
+      call(t, 'POST', '/private/client/additional/contact', { ...reference, phone }, { token: c.token })
+    const own = await add(c.phone)
+    expect(own.status).toBe(400)
+    expect(violations(own)).toEqual({ phone: 'phone-error-taken' })
+    for (let i = 0; i < 5; i++) expect((await add(`0917555000${i}`)).status).toBe(201)
+    const sixth = await add('09175550009')
+    expect(sixth.status).toBe(409)
+    expect(sixth.body.response.code).toBe('contactLimit')
+    const rows = await t.database.db
+      .select()
+      .from(clientContact)
+      .where(eq(clientContact.clientId, c.clientId))
+    expect(rows).toHaveLength(5)
+    expect((await flow(t, c.token)).step).toBe('relative_info')
+  })
+
+  it('records the device location during address only', async () => {
+    const c = await clientAt(t, 'address')
+    const geo = await call(
+      t,
+      'POST',
+      '/private/client/geo',
+      { latitude: 14.65, longitude: 121.03 },
+      { token: c.token },
+    )
+    expect(geo.status).toBe(201)
+    expect((await flow(t, c.token)).step).toBe('address')
+  })
+
+  it('confirming back-office details needs details entered by staff', async () => {
+    const c = await verifiedClient(t)
+    const none = await call(t, 'PUT', '/private/client/complete-back-office-client', {}, { token: c.token })
+    expect(none.status).toBe(409)
+    expect(none.body.response.code).toBe('detailsMissing')
+    // What an agent's registration leaves behind (the back-office screen is not built yet).
+    await t.database.db.insert(clientProfile).values({
+      clientId: c.clientId,
+      firstName: 'Pedro',
+      lastName: 'Penduko',
+      birthDate: '1985-01-01',
+      gender: 'male',
+      civilStatus: 'single',
+      detailsSource: 'back_office',
+    })
+    const confirmed = await call(
+      t,
+      'PUT',
+      '/private/client/complete-back-office-client',
+      {},
+      { token: c.token },
+    )
+    expect(confirmed.status).toBe(200)
+    expect(confirmed.body.data).toEqual({ flow: { step: 'work_info', status: 'active' } })
+    const me = await call<{ firstName: string }>(t, 'GET', '/private/client', undefined, { token: c.token })
+    expect(me.body.data.firstName).toBe('Pedro')
+  })
+
+  it('needs a login: no token is 401', async () => {
+    const answer = await call(t, 'GET', '/private/client/flow')
+    expect(answer.status).toBe(401)
+  })
+})
+
+/** Every completing call, with the steps that accept it. */
+const calls: {
+  name: string
+  accepts: JourneyStep[]
+  send: (c: SignedUp) => Promise<Answer>
+}[] = [
+  {
+    name: 'PUT /private/client',
+    accepts: ['new_client_created'],
+    send: (c) => call(t, 'PUT', '/private/client', details(c.email), { token: c.token }),
+  },
+  {
+    name: 'PUT /complete-back-office-client',
+    accepts: ['new_client_created'],
+    send: (c) => call(t, 'PUT', '/private/client/complete-back-office-client', {}, { token: c.token }),
+  },
+  {
+    name: 'PUT /complete-step-two',
+    accepts: ['work_info'],
+    send: (c) => call(t, 'PUT', '/private/client/complete-step-two', employment, { token: c.token }),
+  },
+  {
+    name: 'POST /additional/contact',
+    accepts: ['relative_info'],
+    send: (c) => call(t, 'POST', '/private/client/additional/contact', reference, { token: c.token }),
+  },
+  {
+    name: 'PUT /complete-step-three',
+    accepts: ['relative_info'],
+    send: (c) => call(t, 'PUT', '/private/client/complete-step-three', reference, { token: c.token }),
+  },
+  {
+    name: 'POST /geo',
+    accepts: ['address'],
+    send: (c) =>
+      call(t, 'POST', '/private/client/geo', { latitude: 10.3, longitude: 123.9 }, { token: c.token }),
+  },
+  {
+    name: 'PUT /complete-step-four',
+    accepts: ['address'],
+    send: (c) => call(t, 'PUT', '/private/client/complete-step-four', address, { token: c.token }),
+  },
+  {
+    name: 'POST /id-document/upload',
+    accepts: ['document_upload'],
+    send: (c) =>
+      upload(t, '/private/client/id-document/upload', c.token, {
+        type: 'back',
+        file: JPEG,
+        capturedAt: new Date().toISOString(),
+      }),
+  },
+  {
+    name: 'POST /id-document/finish',
+    accepts: ['document_upload'],
+    send: (c) => call(t, 'POST', '/private/client/id-document/finish', identityDoc, { token: c.token }),
+  },
+  {
+    name: 'POST /veriff/session',
+    accepts: ['veriff'],
+    send: (c) => call(t, 'POST', '/private/client/veriff/session', {}, { token: c.token }),
+  },
+  {
+    name: 'POST /kontomatik/import',
+    accepts: ['kontomatik'],
+    send: (c) =>
+      call(
+        t,
+        'POST',
+        '/private/client/kontomatik/import',
+        { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
+        { token: c.token },
+      ),
+  },
+  {
+    name: 'POST /kontomatik/skip',
+    accepts: ['kontomatik'],
+    send: (c) => call(t, 'POST', '/private/client/kontomatik/skip', {}, { token: c.token }),
+  },
+  {
+    name: 'POST /disbursement-type',
+    accepts: ['disbursement_type', 'no_loan_page'],
+    send: (c) =>
+      call(
+        t,
+        'POST',
+        '/private/client/disbursement-type',
+        { type: 'cash_pickup', provider: 'm_lhuillier' },
+        { token: c.token },
+      ),
+  },
+  {
+    name: 'PUT /finish',
+    accepts: ['disbursement_type'],
+    send: (c) => call(t, 'PUT', '/private/client/finish', {}, { token: c.token }),
+  },
+]
+
+describe('a call that does not fit the current step', () => {
+  it.each(stepOrder)('at %s: every other completing call is a 409 that writes nothing', async (step) => {
+    const c = await clientAt(t, step)
+    for (const entry of calls.filter((e) => !e.accepts.includes(step))) {
+      const before = await fingerprint(t, c.clientId)
+      const answer = await entry.send(c)
+      expect(answer.status, `${entry.name} at ${step}`).toBe(409)
+      expect(answer.body.response.code, entry.name).toBe('journeyStepMismatch')
+      expect(answer.body.response.message, entry.name).toContain(`(${step})`)
+      expect(await fingerprint(t, c.clientId), `${entry.name} at ${step} wrote something`).toEqual(before)
+    }
+    expect((await flow(t, c.token)).step).toBe(step)
+  })
+
+  it('a step cannot be completed twice: the second PUT /private/client is refused', async () => {
+    const c = await verifiedClient(t)
+    await completeStep(t, c, 'new_client_created')
+    const again = await call(t, 'PUT', '/private/client', details(c.email, { firstName: 'Other' }), {
+      token: c.token,
+    })
+    expect(again.status).toBe(409)
+    const me = await call<{ firstName: string }>(t, 'GET', '/private/client', undefined, { token: c.token })
+    expect(me.body.data.firstName).toBe('Juan')
+  })
+})
+
+describe('bad input is a 400 with violations and writes nothing', () => {
+  it('details', async () => {
+    const c = await verifiedClient(t)
+    const before = await fingerprint(t, c.clientId)
+    const answer = await call(
+      t,
+      'PUT',
+      '/private/client',
+      details(c.email, { firstName: 'J0hn', birthDate: '2015-01-01', gender: 'x', email: 'nope' }),
+      { token: c.token },
+    )
+    expect(answer.status).toBe(400)
+    expect(answer.body.response.code).toBe('validationError')
+    expect(violations(answer)).toMatchObject({
+      firstName: 'error-person-name',
+      birthDate: 'error-age',
+      gender: 'error-required',
+      email: 'error-mail',
+    })
+    // Messages only: the submitted values are never echoed back.
+    expect(JSON.stringify(answer.body)).not.toContain('J0hn')
+    expect(await fingerprint(t, c.clientId)).toEqual(before)
+  })
+
+  it('employment', async () => {
+    const c = await clientAt(t, 'work_info')
+    const before = await fingerprint(t, c.clientId)
+    const answer = await call(
+      t,
+      'PUT',
+      '/private/client/complete-step-two',
+      { ...employment, monthlyIncome: '012', monthlyExpenses: '99' },
+      { token: c.token },
+    )
+    expect(answer.status).toBe(400)
+    expect(violations(answer)).toEqual({
+      monthlyIncome: 'error-invalid-finance',
+      monthlyExpenses: 'error-invalid-finance',
+    })
+    expect(await fingerprint(t, c.clientId)).toEqual(before)
+  })
+
+  it('reference: one word, the client own number', async () => {
+    const c = await clientAt(t, 'relative_info')
+    const before = await fingerprint(t, c.clientId)
+    const oneWord = await call(
+      t,
+      'PUT',
+      '/private/client/complete-step-three',
+      { ...reference, fullName: 'Maria' },
+      { token: c.token },
+    )
+    expect(violations(oneWord)).toEqual({ fullName: 'error-full-name' })
+    const own = await call(
+      t,
+      'PUT',
+      '/private/client/complete-step-three',
+      { ...reference, phone: c.phone },
+      {
+        token: c.token,
+      },
+    )
+    expect(own.status).toBe(400)
+    expect(violations(own)).toEqual({ phone: 'phone-error-taken' })
+    expect(await fingerprint(t, c.clientId)).toEqual(before)
+  })
+
+  it('address: codes that do not exist or do not nest, a street with bad characters', async () => {
+    const c = await clientAt(t, 'address')
+    const before = await fingerprint(t, c.clientId)
+    const send = (body: Record<string, string>) =>
+      call(t, 'PUT', '/private/client/complete-step-four', { ...address, ...body }, { token: c.token })
+    expect(violations(await send({ street: 'Main St; <b>' }))).toEqual({ street: 'error-invalid-address' })
+    expect(violations(await send({ regionId: '9900000000' }))).toEqual({ regionId: 'error-invalid-address' })
+    // Quezon City is not in Central Visayas.
+    expect(violations(await send({ regionId: CENTRAL_VISAYAS }))).toEqual({ cityId: 'error-invalid-address' })
+    // A province is not its own district; Argao's barangay is not in Quezon City.
+    expect(
+      violations(await send({ regionId: CENTRAL_VISAYAS, cityId: CEBU_PROVINCE, districtId: CEBU_PROVINCE })),
+    ).toEqual({ districtId: 'error-invalid-address' })
+    expect(violations(await send({ wardId: ARGAO_BARANGAY }))).toEqual({ wardId: 'error-invalid-address' })
+    expect(await fingerprint(t, c.clientId)).toEqual(before)
+    // A province, one of its municipalities and a barangay of it nest.
+    await expectOk(
+      send({ regionId: CENTRAL_VISAYAS, cityId: CEBU_PROVINCE, districtId: ARGAO, wardId: ARGAO_BARANGAY }),
+    )
+    expect((await flow(t, c.token)).step).toBe('document_upload')
+    void NCR
+    void QUEZON_CITY
+  })
+
+  it('a body that is not JSON', async () => {
+    const c = await verifiedClient(t)
+    const res = await t.request('/web/private/client/complete-step-two', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' },
+      body: '{"employmentType":',
+    })
+    expect(res.status).toBe(400)
+  })
+})
+
+describe('concurrency', () => {
+  it('two concurrent completing calls for one client: exactly one wins, the other is a 409', async () => {
+    const c = await verifiedClient(t)
+    const [a, b] = await Promise.all([
+      call(t, 'PUT', '/private/client', details(c.email, { firstName: 'Ana' }), { token: c.token }),
+      call(t, 'PUT', '/private/client', details(c.email, { firstName: 'Bea' }), { token: c.token }),
+    ])
+    expect([a.status, b.status].sort()).toEqual([200, 409])
+    const winner = a.status === 200 ? 'Ana' : 'Bea'
+    const [profile] = await t.database.db
+      .select()
+      .from(clientProfile)
+      .where(eq(clientProfile.clientId, c.clientId))
+    expect(profile?.firstName).toBe(winner)
+    const fp = await fingerprint(t, c.clientId)
+    expect(fp.journey).toMatchObject({ step: 'work_info', version: 1 })
+  })
+
+  it('concurrent references: one moves the step, the other writes no contact', async () => {
+    const c = await clientAt(t, 'relative_info')
+    const answers = await Promise.all(
+      [0, 1, 2].map(() =>
+        call(t, 'PUT', '/private/client/complete-step-three', reference, { token: c.token }),
+      ),
+    )
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409])
+    const rows = await t.database.db
+      .select()
+      .from(clientContact)
+      .where(eq(clientContact.clientId, c.clientId))
+    expect(rows).toHaveLength(1)
+  })
+})
