@@ -17,7 +17,7 @@ export default defineConfig({
     react(),
   ],
   server: { port: 5173, proxy: { '/web': `http://localhost:${apiPort}` } },
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 400 },
+  build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 400 },
   test: {
     include: ['tests/**/*.test.{ts,tsx}', 'domain/**/*.test.ts', 'machines/**/*.test.ts'],
     environment: 'node',

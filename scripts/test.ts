@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure.
  * type check -> lint -> vitest (unit, machines, API on PGlite; and on PostgreSQL when DATABASE_URL is set)
- * -> production build -> Playwright in Chromium against that build.
+ * -> production build -> home bundle budget -> Playwright in Chromium against that build.
  */
 import { spawnSync } from 'node:child_process'
 import { findChromium, missingChromiumHelp } from './chromium'
@@ -12,6 +12,7 @@ const steps: [string, string[]][] = [
   ['statecharts up to date', ['npx', 'tsx', 'scripts/statecharts.ts', '--check']],
   ['unit, machine and API tests', ['npx', 'vitest', 'run']],
   ['production build', ['npx', 'vite', 'build', '--logLevel', 'warn']],
+  ['home bundle under 170 KB gzipped', ['npx', 'tsx', 'scripts/bundle-size.ts']],
   ['end-to-end tests (Chromium)', ['npx', 'playwright', 'test']],
 ]
 

@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { Calculator } from '../features/calculator/calculator'
+import { useCalculatorClient } from '../features/calculator/use-calculator-client'
 import { HomePage } from '../features/content/home-page'
 import { loadPageTitle, titleHead } from '../ui/layout/page-title'
 
@@ -9,5 +11,7 @@ export const Route = createFileRoute('/')({
 })
 
 function Home() {
-  return <HomePage />
+  // wired to the auth session at merge: pass the session's loggedIn instead of false.
+  const client = useCalculatorClient(false)
+  return <HomePage calculator={<Calculator client={client} extraNote />} />
 }

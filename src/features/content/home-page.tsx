@@ -38,9 +38,8 @@ export function HomePage({ calculator }: HomePageProps) {
           </div>
           <div className="hero__aside">
             {calculator ? (
-              <section className="hero__calculator" aria-label={h.calculatorLabel}>
-                {calculator}
-              </section>
+              // The calculator is its own labelled region; a second landmark around it would repeat its name.
+              <div className="hero__calculator">{calculator}</div>
             ) : (
               <GlanceCard />
             )}

@@ -1,0 +1,81 @@
+/**
+ * The home route's JavaScript budget (issue 3): what a visitor's browser downloads to show `/` with the
+ * calculator, gzipped, must stay under 170 KB. Reads the Vite manifest of the production build (`dist/` or
+ * `--dir`), so it runs right after `vite build` without a browser.
+ *
+ * What counts: the entry chunk and everything it imports statically, the lazy chunks the app loads before its
+ * first render whatever the page (every dynamic entry that is not a route component: the locale files today),
+ * and the route component of `/` with its imports. Other routes' components are left out; a lazy chunk added
+ * later outside src/routes is counted, so the figure errs on the high side.
+ *
+ * Usage: tsx scripts/bundle-size.ts [--dir dist] [--budget-kb 170]
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+interface ManifestChunk {
+  file: string
+  src?: string
+  isEntry?: boolean
+  isDynamicEntry?: boolean
+  imports?: string[]
+  dynamicImports?: string[]
+}
+type Manifest = Record<string, ManifestChunk>
+
+const HOME_ROUTE_FILES = ['src/routes/index.tsx', 'src/routes/__root.tsx']
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name)
+  return at > 0 && process.argv[at + 1] ? process.argv[at + 1]! : fallback
+}
+
+/** Manifest keys of the chunks `/` loads: see the header. */
+export function homeChunkKeys(manifest: Manifest): string[] {
+  const roots = Object.entries(manifest)
+    .filter(([key, chunk]) => {
+      if (chunk.isEntry) return true
+      if (!chunk.isDynamicEntry) return false
+      const source = key.replace(/\?.*$/, '')
+      return !source.startsWith('src/routes/') || HOME_ROUTE_FILES.includes(source)
+    })
+    .map(([key]) => key)
+  const seen = new Set<string>()
+  const visit = (key: string) => {
+    if (seen.has(key)) return
+    const chunk = manifest[key]
+    if (!chunk) throw new Error(`manifest has no chunk ${key}`)
+    seen.add(key)
+    for (const dep of chunk.imports ?? []) visit(dep)
+  }
+  for (const key of roots) visit(key)
+  return [...seen]
+}
+
+function main() {
+  const dir = option('--dir', 'dist')
+  const budgetKb = Number(option('--budget-kb', '170'))
+  const manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Manifest
+  const files = [...new Set(homeChunkKeys(manifest).map((key) => manifest[key]!.file))].filter((f) =>
+    f.endsWith('.js'),
+  )
+  const rows = files
+    .map((file) => {
+      const raw = readFileSync(join(dir, file))
+      return { file, raw: raw.length, gzip: gzipSync(raw, { level: 9 }).length }
+    })
+    .sort((a, b) => b.gzip - a.gzip)
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1)
+  for (const row of rows)
+    console.info(`${kb(row.gzip).padStart(7)} KB gz  ${kb(row.raw).padStart(7)} KB  ${row.file}`)
+  const total = rows.reduce((sum, row) => sum + row.gzip, 0)
+  const line = `home route JavaScript: ${kb(total)} KB gzipped in ${rows.length} files (budget ${budgetKb} KB)`
+  if (total > budgetKb * 1024) {
+    console.error(`✖ ${line}`)
+    process.exit(1)
+  }
+  console.info(`✔ ${line}`)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main()

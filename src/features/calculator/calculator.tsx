@@ -1,0 +1,320 @@
+/**
+ * The loan calculator screen (spec section 2, Loan calculator). The calculator machine decides everything:
+ * limits, tabs, debounce, what submit does; this component shows its snapshot, sends it the user's events and
+ * provides its two actors with the app's API client.
+ */
+import { useNavigate } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { type CalculatorTab, calculatorTabs, LOGIN_SUBMIT_LABEL } from '../../../domain/calculator-rules'
+import {
+  type CalculatorClient,
+  calculatorMachine,
+  guestClient,
+  needsLoginIn,
+  OPTIONAL_FEE,
+  requestKeyOf,
+  type SubmitDecision,
+} from '../../../machines/calculator.machine'
+import { useApi } from '../../app/app-context'
+import { fmt, useMessages } from '../../i18n/messages'
+import { calculatorActors, type PricedOffer } from './calculator-api'
+import { readCalculatorCookie, writeCalculatorCookie } from './calculator-cookie'
+import { CalculatorStats } from './calculator-stats'
+import { displayMoney, formatDays, spokenMoney } from './format'
+import { PromoCodeField } from './promo-code-field'
+import { RangeField } from './range-field'
+import { carryOutSubmit } from './submit'
+
+export interface CalculatorProps {
+  /** Full shows everything; compact shows a one-line summary and an Edit toggle that opens the sliders. */
+  mode?: 'full' | 'compact'
+  /** The client's facts; a visitor when absent. A change is forwarded to the machine (CONTEXT.UPDATE). */
+  client?: Partial<CalculatorClient>
+  /** Home and /profile/no-loan: a returning client with no active loan gets the expandable extra note. */
+  extraNote?: boolean
+  /** False where the page itself goes on (the apply form); the state still travels in the cookie. */
+  submit?: boolean
+}
+
+export function Calculator({ mode = 'full', client, extraNote = false, submit = true }: CalculatorProps) {
+  const api = useApi()
+  const navigate = useNavigate()
+  const m = useMessages().calculator
+  const baseId = useId()
+  const [initial] = useState(readCalculatorCookie)
+  const machine = useMemo(() => calculatorMachine.provide({ actors: calculatorActors(api) }), [api])
+  const actor = useActorRef(machine, { input: { initial, client } })
+  const snapshot = useSelector(actor, (s) => s)
+  const { context } = snapshot
+
+  // Forward changed client facts; the first value went in as input.
+  const clientKey = JSON.stringify(client ?? null)
+  const sentClientKey = useRef(clientKey)
+  useEffect(() => {
+    if (sentClientKey.current === clientKey) return
+    sentClientKey.current = clientKey
+    actor.send({ type: 'CONTEXT.UPDATE', ...guestClient, ...(JSON.parse(clientKey) ?? {}) })
+  }, [actor, clientKey])
+
+  // Keep the state for 24 hours once the configuration has settled it (spec section 9).
+  const ready = snapshot.matches('ready') && !context.disabled
+  const { tab } = context
+  const amount = context.amount.current
+  const term = context.term.current
+  const optionalFee = context.optionalFees[OPTIONAL_FEE]
+  const promoCode = context.promoCode
+  useEffect(() => {
+    if (ready) writeCalculatorCookie({ amount, term, tab, optionalFee, promoCode })
+  }, [ready, amount, term, tab, optionalFee, promoCode])
+
+  // Carry out the machine's submit decision (spec section 4, Submit from the calculator).
+  const [submitting, setSubmitting] = useState(false)
+  const [submitError, setSubmitError] = useState<string | null>(null)
+  const onDecision = useRef<(decision: SubmitDecision) => void>(() => {})
+  onDecision.current = (decision) => {
+    writeCalculatorCookie({
+      amount: decision.amount,
+      term: decision.term,
+      tab,
+      optionalFee: decision.optionalFee,
+      promoCode: decision.promoCode,
+    })
+    setSubmitting(true)
+    setSubmitError(null)
+    carryOutSubmit(api, decision)
+      .then((to) => navigate({ to }))
+      .catch(() => setSubmitError(m.createFailed))
+      .finally(() => setSubmitting(false))
+  }
+  useEffect(() => {
+    const subscription = actor.on('calculator.submit', ({ decision }) => onDecision.current(decision))
+    return () => subscription.unsubscribe()
+  }, [actor])
+
+  const [editing, setEditing] = useState(mode === 'full')
+  const [noteOpen, setNoteOpen] = useState(false)
+
+  if (snapshot.matches('loading')) {
+    return (
+      <section className="calculator calculator--busy" aria-label={m.title} aria-busy="true">
+        <div className="calculator__overlay" role="status">
+          <span className="calculator__spinner" aria-hidden="true" />
+          <span>{m.loading}</span>
+        </div>
+      </section>
+    )
+  }
+  if (snapshot.matches('error')) {
+    return (
+      <section
+        className="calculator calculator--failed"
+        aria-label={m.title}
+        data-error={context.error ?? ''}
+      >
+        <div className="calculator__overlay" role="alert">
+          <p className="calculator__overlay-title">{m.configError.title}</p>
+          <p>{m.configError.body}</p>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => actor.send({ type: 'RETRY' })}
+          >
+            {m.configError.retry}
+          </button>
+        </div>
+      </section>
+    )
+  }
+  // Spec section 2: the calculator hides itself when the current amount is 0 (max fell below min).
+  if (context.disabled || amount === 0) return null
+
+  const { loggedIn } = context.client
+  const tabsShown = !context.client.limitFirst
+  const pending = context.offerKey !== requestKeyOf(context)
+  const offerPromo = pending ? null : ((context.offer as PricedOffer | null)?.promo ?? null)
+  const showNote =
+    extraNote && loggedIn && context.client.closedLoansCount > 0 && !context.client.hasActiveLoan
+  const editorId = `${baseId}-editor`
+  const panelId = `${baseId}-panel`
+  const tabId = (t: CalculatorTab) => `${baseId}-tab-${t}`
+  const amountText = spokenMoney(amount, m.currencyCode)
+  const termText = formatDays(term, m)
+
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const index = calculatorTabs.indexOf(tab)
+    const next =
+      event.key === 'ArrowRight'
+        ? calculatorTabs[(index + 1) % calculatorTabs.length]
+        : event.key === 'ArrowLeft'
+          ? calculatorTabs[(index - 1 + calculatorTabs.length) % calculatorTabs.length]
+          : event.key === 'Home'
+            ? calculatorTabs[0]
+            : event.key === 'End'
+              ? calculatorTabs[calculatorTabs.length - 1]
+              : undefined
+    if (!next) return
+    event.preventDefault()
+    actor.send({ type: 'TAB.SELECT', tab: next })
+    document.getElementById(tabId(next))?.focus()
+  }
+
+  const panel = (
+    <>
+      {mode === 'compact' ? (
+        <div className="calculator__compact">
+          <p className="calculator__summary">
+            {fmt(m.compactSummary, { amount: displayMoney(amount), term: termText })}
+          </p>
+          <button
+            type="button"
+            className="button button--ghost button--sm"
+            aria-expanded={editing}
+            aria-controls={editorId}
+            onClick={() => setEditing((open) => !open)}
+          >
+            {editing ? m.done : m.edit}
+          </button>
+        </div>
+      ) : null}
+      <div id={editorId} className="calculator__editor" hidden={!editing}>
+        <RangeField
+          id={`${baseId}-amount`}
+          label={m.amount}
+          value={amount}
+          min={context.amount.min}
+          max={context.amount.max}
+          step={context.amount.interval}
+          display={displayMoney(amount)}
+          valueText={amountText}
+          minDisplay={displayMoney(context.amount.min)}
+          maxDisplay={displayMoney(context.amount.max)}
+          onChange={(value) => actor.send({ type: 'AMOUNT.SET', value })}
+        />
+        <RangeField
+          id={`${baseId}-term`}
+          label={m.term}
+          value={term}
+          min={context.term.min}
+          max={context.term.max}
+          step={context.term.interval}
+          display={termText}
+          valueText={termText}
+          minDisplay={formatDays(context.term.min, m)}
+          maxDisplay={formatDays(context.term.max, m)}
+          onChange={(value) => actor.send({ type: 'TERM.SET', value })}
+        />
+        <div className="calculator__fee">
+          <input
+            id={`${baseId}-fee`}
+            type="checkbox"
+            checked={optionalFee}
+            aria-describedby={`${baseId}-fee-hint`}
+            onChange={(event) =>
+              actor.send({ type: 'OPTIONAL_FEE.SET', enabled: event.currentTarget.checked })
+            }
+          />
+          <label htmlFor={`${baseId}-fee`}>{m.optionalFee.label}</label>
+          <p id={`${baseId}-fee-hint`} className="field__hint">
+            {m.optionalFee.hint}
+          </p>
+        </div>
+        <PromoCodeField
+          loggedIn={loggedIn}
+          current={promoCode}
+          offerStatus={offerPromo && !offerPromo.applied ? offerPromo.status : null}
+          onValid={(code) => actor.send({ type: 'PROMO.SET', code })}
+          onClear={() => actor.send({ type: 'PROMO.SET', code: '' })}
+        />
+      </div>
+      <CalculatorStats
+        amount={amount}
+        term={term}
+        offer={context.offer}
+        loggedIn={loggedIn}
+        pending={pending}
+      />
+      {context.offerError ? (
+        <div className="calculator__offer-error" role="alert">
+          <p>{m.offerError.body}</p>
+          <button
+            type="button"
+            className="button button--secondary button--sm"
+            onClick={() => actor.send({ type: 'OFFER.RETRY' })}
+          >
+            {m.offerError.retry}
+          </button>
+        </div>
+      ) : null}
+      {showNote ? (
+        <div className="calculator__note">
+          <p>{m.extraNote.summary}</p>
+          <p id={`${baseId}-note`} hidden={!noteOpen}>
+            {m.extraNote.details}
+          </p>
+          <button
+            type="button"
+            className="calculator__note-toggle"
+            aria-expanded={noteOpen}
+            aria-controls={`${baseId}-note`}
+            onClick={() => setNoteOpen((open) => !open)}
+          >
+            {noteOpen ? m.extraNote.hide : m.extraNote.more}
+          </button>
+        </div>
+      ) : null}
+      {submit ? (
+        <div className="calculator__actions">
+          <button
+            type="button"
+            className="button button--accent button--lg button--block"
+            disabled={submitting}
+            onClick={() => actor.send({ type: 'SUBMIT' })}
+          >
+            {submitting ? m.submitting : needsLoginIn(context) ? LOGIN_SUBMIT_LABEL : m.submit}
+          </button>
+          {submitError ? (
+            <p className="field__error" role="alert">
+              {submitError}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  )
+
+  return (
+    <section className={`calculator calculator--${mode}`} aria-labelledby={`${baseId}-title`}>
+      <h2 id={`${baseId}-title`} className={mode === 'compact' ? 'visually-hidden' : 'calculator__title'}>
+        {m.title}
+      </h2>
+      {tabsShown ? (
+        <>
+          <div className="calculator__tabs" role="tablist" aria-label={m.tabsLabel}>
+            {calculatorTabs.map((t) => (
+              <button
+                key={t}
+                id={tabId(t)}
+                type="button"
+                role="tab"
+                className="calculator__tab"
+                aria-selected={tab === t}
+                aria-controls={panelId}
+                tabIndex={tab === t ? 0 : -1}
+                onClick={() => actor.send({ type: 'TAB.SELECT', tab: t })}
+                onKeyDown={onTabKey}
+              >
+                {m.tabs[t]}
+              </button>
+            ))}
+          </div>
+          <div id={panelId} role="tabpanel" aria-labelledby={tabId(tab)} className="calculator__panel">
+            {panel}
+          </div>
+        </>
+      ) : (
+        <div className="calculator__panel">{panel}</div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,69 @@
+/**
+ * Spec section 4, Submit from the calculator. The machine decides (`calculator.submit` carries the decision);
+ * this module only carries it out: the route for each target, and the application body of spec section 7 for
+ * the one target that creates an application first.
+ */
+import { AFFILIATE_COOKIE, type Campaign } from '../../../domain/campaign'
+import type { SubmitDecision } from '../../../machines/calculator.machine'
+import type { ApiClient } from '../../api/client'
+import { readCookie, removeCookie } from '../../app/cookies'
+
+export type SubmitRoute = '/application/loading' | '/application/apply' | '/login' | '/registration'
+
+export const submitRoutes: Record<SubmitDecision['target'], SubmitRoute> = {
+  'create-application-then-loading': '/application/loading',
+  apply: '/application/apply',
+  login: '/login',
+  registration: '/registration',
+}
+
+export interface CreateApplicationBody {
+  loanAmount: { amount: number; currency: 'PHP' }
+  term: { value: number; unit: 'day' }
+  paymentMethod: 'bank_transfer'
+  consents: { acceptBorrowersAdvantagePackageFee: boolean }
+  promoCode?: string
+  iovation: { ioBB: string }
+  affiliate?: Campaign
+}
+
+/** The body of POST /private/client/application (spec section 7); money in centavos (ADR 0002). */
+export function createApplicationBody(
+  decision: SubmitDecision,
+  campaign: Campaign | null,
+): CreateApplicationBody {
+  return {
+    loanAmount: { amount: decision.amount, currency: 'PHP' },
+    term: { value: decision.term, unit: 'day' },
+    paymentMethod: 'bank_transfer',
+    consents: { acceptBorrowersAdvantagePackageFee: decision.optionalFee },
+    ...(decision.promoCode ? { promoCode: decision.promoCode } : {}),
+    // The fraud-tool device blackbox is collected by the scoring integration (a later issue); empty until then.
+    iovation: { ioBB: '' },
+    ...(campaign ? { affiliate: campaign } : {}),
+  }
+}
+
+// Read here rather than through features/campaign: a feature does not reach into another (GUIDE section 1).
+function readAffiliate(): Campaign | null {
+  const raw = readCookie(AFFILIATE_COOKIE)
+  if (!raw) return null
+  try {
+    const parsed: unknown = JSON.parse(raw)
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Campaign) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Carries a decision out and answers the route to go to. Creating the application sends the campaign
+ * parameters once and then removes them (spec section 2, Campaign parameters).
+ */
+export async function carryOutSubmit(api: ApiClient, decision: SubmitDecision): Promise<SubmitRoute> {
+  if (decision.target === 'create-application-then-loading') {
+    await api.post('/private/client/application', createApplicationBody(decision, readAffiliate()))
+    removeCookie(AFFILIATE_COOKIE)
+  }
+  return submitRoutes[decision.target]
+}

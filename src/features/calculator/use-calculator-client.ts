@@ -1,0 +1,45 @@
+/**
+ * What the calculator needs to know about the person using it. A visitor is `guestClient`; a logged-in
+ * client's facts come from GET /private/client (spec section 3, Client). The auth session decides `loggedIn`;
+ * this hook only loads and maps.
+ */
+import { useQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import { type CalculatorClient, guestClient } from '../../../machines/calculator.machine'
+import { useApi } from '../../app/app-context'
+
+/** The fields of GET /private/client the calculator reads; the rest of the Client is not its business. */
+export interface ClientFacts {
+  availableLoanAmount?: { amount: number } | null
+  closedLoansCount?: number
+  hasActiveLoan?: boolean
+  hasActiveRefinancing?: boolean
+}
+
+export const currentClientQueryKey = ['client', 'current'] as const
+
+export function calculatorClientOf(facts: ClientFacts): CalculatorClient {
+  const available = facts.availableLoanAmount?.amount
+  return {
+    ...guestClient,
+    loggedIn: true,
+    availableAmount: typeof available === 'number' && Number.isFinite(available) ? available : null,
+    closedLoansCount: facts.closedLoansCount ?? 0,
+    hasActiveLoan: facts.hasActiveLoan ?? false,
+    hasActiveRefinancing: facts.hasActiveRefinancing ?? false,
+    // The active loan's due days and schedule and a pending increase offer come from the loan and application
+    // calls (issues 6 and 7); until they exist the additional-loan and increase rules stay off.
+  }
+}
+
+export function useCalculatorClient(loggedIn: boolean): CalculatorClient {
+  const api = useApi()
+  const query = useQuery({
+    queryKey: currentClientQueryKey,
+    queryFn: ({ signal }) => api.get<ClientFacts>('/private/client', { signal }),
+    enabled: loggedIn,
+  })
+  const data = loggedIn ? query.data : undefined
+  // One object per answer, so the calculator forwards a change only when the facts changed.
+  return useMemo(() => (data ? calculatorClientOf(data) : guestClient), [data])
+}
