@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DetailsForm } from '../../features/registration/details-form'
 
 export const Route = createFileRoute('/registration/details')({
-  component: Page,
+  component: DetailsForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_details} />
-}
