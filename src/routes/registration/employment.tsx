@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { EmploymentForm } from '../../features/registration/employment-form'
 
 export const Route = createFileRoute('/registration/employment')({
-  component: Page,
+  component: EmploymentForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_employment} />
-}

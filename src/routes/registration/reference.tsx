@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ReferenceForm } from '../../features/registration/reference-form'
 
 export const Route = createFileRoute('/registration/reference')({
-  component: Page,
+  component: ReferenceForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_reference} />
-}
