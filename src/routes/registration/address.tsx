@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { AddressForm } from '../../features/registration/address-form'
 
 export const Route = createFileRoute('/registration/address')({
-  component: Page,
+  component: AddressForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_address} />
-}
