@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { PaymentForm } from '../../features/registration/payment-form'
 
 export const Route = createFileRoute('/registration/payment')({
-  component: Page,
+  component: PaymentForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_payment} />
-}
