@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DocumentsForm } from '../../features/registration/documents-form'
 
 export const Route = createFileRoute('/registration/documents')({
-  component: Page,
+  component: DocumentsForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_documents} />
-}
