@@ -19,8 +19,9 @@ export function useJourneyRefresh(onCompleted?: () => void) {
   const queryClient = useQueryClient()
   return useCallback(() => {
     services.journey?.actor?.send({ type: 'FLOW.REFRESH' })
+    // The client's own data (first name, phone, ...) may have changed with the step; the step's own screen
+    // data (sessions, payout lists) is kept, since the answer that completed the step already holds it.
     void queryClient.invalidateQueries({ queryKey: ['client'] })
-    void queryClient.invalidateQueries({ queryKey: ['journey'] })
     onCompleted?.()
   }, [services, queryClient, onCompleted])
 }

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DocumentVerification } from '../../features/registration/document-verification'
 
 export const Route = createFileRoute('/registration/document-verification')({
-  component: Page,
+  component: DocumentVerification,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_document_verification} />
-}
