@@ -44,6 +44,7 @@ import { Route as ProfileNoLoanRouteImport } from './routes/profile/no-loan'
 import { Route as ProfileRepaymentRouteImport } from './routes/profile/repayment'
 import { Route as RegistrationIndexRouteImport } from './routes/registration/index'
 import { Route as RegistrationAddressRouteImport } from './routes/registration/address'
+import { Route as RegistrationBankDataRouteImport } from './routes/registration/bank-data'
 import { Route as RegistrationDetailsRouteImport } from './routes/registration/details'
 import { Route as RegistrationDocumentVerificationRouteImport } from './routes/registration/document-verification'
 import { Route as RegistrationDocumentsRouteImport } from './routes/registration/documents'
@@ -237,6 +238,11 @@ const RegistrationAddressRoute = RegistrationAddressRouteImport.update({
   path: '/registration/address',
   getParentRoute: () => rootRouteImport,
 } as any)
+const RegistrationBankDataRoute = RegistrationBankDataRouteImport.update({
+  id: '/registration/bank-data',
+  path: '/registration/bank-data',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const RegistrationDetailsRoute = RegistrationDetailsRouteImport.update({
   id: '/registration/details',
   path: '/registration/details',
@@ -343,6 +349,7 @@ export interface FileRoutesByFullPath {
   '/profile/no-loan': typeof ProfileNoLoanRoute
   '/profile/repayment': typeof ProfileRepaymentRoute
   '/registration/address': typeof RegistrationAddressRoute
+  '/registration/bank-data': typeof RegistrationBankDataRoute
   '/registration/details': typeof RegistrationDetailsRoute
   '/registration/document-verification': typeof RegistrationDocumentVerificationRoute
   '/registration/documents': typeof RegistrationDocumentsRoute
@@ -394,6 +401,7 @@ export interface FileRoutesByTo {
   '/profile/no-loan': typeof ProfileNoLoanRoute
   '/profile/repayment': typeof ProfileRepaymentRoute
   '/registration/address': typeof RegistrationAddressRoute
+  '/registration/bank-data': typeof RegistrationBankDataRoute
   '/registration/details': typeof RegistrationDetailsRoute
   '/registration/document-verification': typeof RegistrationDocumentVerificationRoute
   '/registration/documents': typeof RegistrationDocumentsRoute
@@ -446,6 +454,7 @@ export interface FileRoutesById {
   '/profile/no-loan': typeof ProfileNoLoanRoute
   '/profile/repayment': typeof ProfileRepaymentRoute
   '/registration/address': typeof RegistrationAddressRoute
+  '/registration/bank-data': typeof RegistrationBankDataRoute
   '/registration/details': typeof RegistrationDetailsRoute
   '/registration/document-verification': typeof RegistrationDocumentVerificationRoute
   '/registration/documents': typeof RegistrationDocumentsRoute
@@ -499,6 +508,7 @@ export interface FileRouteTypes {
     | '/profile/no-loan'
     | '/profile/repayment'
     | '/registration/address'
+    | '/registration/bank-data'
     | '/registration/details'
     | '/registration/document-verification'
     | '/registration/documents'
@@ -550,6 +560,7 @@ export interface FileRouteTypes {
     | '/profile/no-loan'
     | '/profile/repayment'
     | '/registration/address'
+    | '/registration/bank-data'
     | '/registration/details'
     | '/registration/document-verification'
     | '/registration/documents'
@@ -601,6 +612,7 @@ export interface FileRouteTypes {
     | '/profile/no-loan'
     | '/profile/repayment'
     | '/registration/address'
+    | '/registration/bank-data'
     | '/registration/details'
     | '/registration/document-verification'
     | '/registration/documents'
@@ -653,6 +665,7 @@ export interface RootRouteChildren {
   ProfileNoLoanRoute: typeof ProfileNoLoanRoute
   ProfileRepaymentRoute: typeof ProfileRepaymentRoute
   RegistrationAddressRoute: typeof RegistrationAddressRoute
+  RegistrationBankDataRoute: typeof RegistrationBankDataRoute
   RegistrationDetailsRoute: typeof RegistrationDetailsRoute
   RegistrationDocumentVerificationRoute: typeof RegistrationDocumentVerificationRoute
   RegistrationDocumentsRoute: typeof RegistrationDocumentsRoute
@@ -920,6 +933,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof RegistrationAddressRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/registration/bank-data': {
+      id: '/registration/bank-data'
+      path: '/registration/bank-data'
+      fullPath: '/registration/bank-data'
+      preLoaderRoute: typeof RegistrationBankDataRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/registration/details': {
       id: '/registration/details'
       path: '/registration/details'
@@ -1053,6 +1073,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileNoLoanRoute: ProfileNoLoanRoute,
   ProfileRepaymentRoute: ProfileRepaymentRoute,
   RegistrationAddressRoute: RegistrationAddressRoute,
+  RegistrationBankDataRoute: RegistrationBankDataRoute,
   RegistrationDetailsRoute: RegistrationDetailsRoute,
   RegistrationDocumentVerificationRoute: RegistrationDocumentVerificationRoute,
   RegistrationDocumentsRoute: RegistrationDocumentsRoute,
