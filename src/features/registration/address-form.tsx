@@ -89,7 +89,7 @@ export function AddressForm({ onCompleted }: { onCompleted?: () => void }) {
     defaultValues: { regionId: '', cityId: '', districtId: '', wardId: '', street: '' },
   })
   const [regionId, cityId, districtId] = useWatch({ control, name: ['regionId', 'cityId', 'districtId'] })
-  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
 
   /** A level's registration that clears the levels below it when it changes. */
   const cascade = (

@@ -19,7 +19,7 @@ import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { FormError, TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
-import { useFormErrors } from './form-support'
+import { isStepMismatch, useFormErrors } from './form-support'
 import { StepFrame } from './step-frame'
 import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
@@ -46,7 +46,7 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
     mode: 'onTouched',
     defaultValues: { bank: '', login: '', password: '' },
   })
-  const { fieldError, formError, setFormError, fail, text } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail, text } = useFormErrors(formState.errors, fields, refresh)
   const data = state.data
   const locked = !!data && data.failedLogins >= data.maxFailedLogins
 
@@ -59,7 +59,8 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
       // A refused password is worth another try: clear it, count it, and say so on the field.
       resetField('password')
       void queryClient.invalidateQueries({ queryKey: bankDataKey })
-      if (error instanceof ApiError && !error.violations.length) setFormError(text(error.code))
+      if (error instanceof ApiError && !error.violations.length && !isStepMismatch(error))
+        setFormError(text(error.code))
       else fail(error, setError)
     }
   })
@@ -68,7 +69,10 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
     mutationFn: () => api.post('/private/client/kontomatik/skip'),
     onMutate: () => setFormError(null),
     onSuccess: () => refresh(),
-    onError: (error) => setFormError(text(error instanceof ApiError ? error.code : 'generic')),
+    onError: (error) => {
+      if (isStepMismatch(error)) refresh()
+      setFormError(text(error instanceof ApiError ? error.code : 'generic'))
+    },
   })
 
   return (

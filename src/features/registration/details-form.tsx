@@ -3,6 +3,7 @@
  * PUT /private/client. The birth date is typed MM/DD/YYYY and checked and sent as YYYY-MM-DD.
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
+import { useQuery } from '@tanstack/react-query'
 import { type Resolver, useForm } from 'react-hook-form'
 import {
   civilStatuses,
@@ -63,7 +64,7 @@ export function DetailsForm({
     },
   })
   const { register, handleSubmit, formState, setError } = form
-  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
   const birthDate = register('birthDate')
 
   const submit = handleSubmit(async (values) => {
@@ -135,5 +136,41 @@ export function DetailsForm({
         <FormFooter busy={formState.isSubmitting} error={formError} />
       </form>
     </StepFrame>
+  )
+}
+
+interface ClientDetails {
+  firstName?: string | null
+  email?: string | null
+}
+
+/**
+ * The route's page: what the client already gave (the e-mail of sign-up, a first name entered by staff) is
+ * filled in, over anything a lead link brought (`prefill`).
+ */
+export function DetailsPage({
+  prefill,
+  onCompleted,
+}: {
+  prefill?: DetailsPrefill
+  onCompleted?: () => void
+}) {
+  const api = useApi()
+  const loading = useMessages().journey.common.loading
+  const client = useQuery({
+    queryKey: ['client', 'current'],
+    queryFn: ({ signal }) => api.get<ClientDetails>('/private/client', { signal }),
+  })
+  if (client.isPending) return <p aria-busy="true">{loading}</p>
+  const known = client.data ?? {}
+  return (
+    <DetailsForm
+      prefill={{
+        ...prefill,
+        ...(known.firstName ? { firstName: known.firstName } : {}),
+        ...(known.email ? { email: known.email } : {}),
+      }}
+      onCompleted={onCompleted}
+    />
   )
 }

@@ -13,7 +13,7 @@ import { ApiError } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { type FieldErrorView, FormError } from '../../ui/forms/fields'
-import { useJourneyErrorText } from './form-support'
+import { isStepMismatch, useJourneyErrorText } from './form-support'
 import { StepFrame } from './step-frame'
 import { useJourneyRefresh } from './use-journey-refresh'
 
@@ -52,8 +52,11 @@ export function DocumentVerification({ onCompleted }: { onCompleted?: () => void
       }
     },
   })
-  const failed = (failure: unknown) =>
+  const failed = (failure: unknown) => {
+    // The step moved on elsewhere (another tab): let the router follow.
+    if (isStepMismatch(failure)) refresh()
     setError(text(failure instanceof ApiError ? (failure.violations[0]?.message ?? failure.code) : 'generic'))
+  }
 
   const start = useMutation({
     mutationFn: () => api.post<VerificationSession>('/private/client/veriff/session'),

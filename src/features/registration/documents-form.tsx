@@ -80,7 +80,7 @@ export function DocumentsForm({ onCompleted }: { onCompleted?: () => void }) {
   })
   const type = useWatch({ control, name: 'documentType' })
   const rule = type ? documentNumberRules[type] : null
-  const { fieldError, formError, setFormError, fail, text } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail, text } = useFormErrors(formState.errors, fields, refresh)
   const number = register('documentNumber')
   const expiry = register('expiryDate')
 

@@ -67,7 +67,7 @@ export function EmploymentForm({ onCompleted }: { onCompleted?: () => void }) {
     },
   })
   const type = useWatch({ control, name: 'employmentType' })
-  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
 
   const submit = handleSubmit(async (values) => {
     setFormError(null)

@@ -6,6 +6,7 @@
 import { useCallback, useState } from 'react'
 import { type FieldErrors, type FieldValues, get, type Path, type UseFormSetError } from 'react-hook-form'
 import { AGE_LIMITS } from '../../../domain/journey/fields'
+import { ApiError } from '../../api/client'
 import { fmt, useMessages } from '../../i18n/messages'
 import type { FieldErrorView } from '../../ui/forms/fields'
 import { applyServerErrors } from '../../ui/forms/violations'
@@ -23,14 +24,31 @@ export function useJourneyErrorText() {
   )
 }
 
-export function useFormErrors<T extends FieldValues>(errors: FieldErrors<T>, fields: readonly Path<T>[]) {
+/** The server's answer to a call that does not fit the client's current step (another tab, a late poll). */
+export const isStepMismatch = (error: unknown) => error instanceof ApiError && error.status === 409
+
+/**
+ * `onStepMismatch` runs when the server says the step is no longer the current one: the journey is refetched
+ * and the router moves the client, instead of the form showing an error it cannot fix.
+ */
+export function useFormErrors<T extends FieldValues>(
+  errors: FieldErrors<T>,
+  fields: readonly Path<T>[],
+  onStepMismatch?: () => void,
+) {
   const text = useJourneyErrorText()
   const [formError, setFormError] = useState<FieldErrorView | null>(null)
   const fieldError = (path: Path<T>) => text((get(errors, path) as { message?: string } | undefined)?.message)
   const fail = useCallback(
-    (error: unknown, setError: UseFormSetError<T>) =>
-      setFormError(text(applyServerErrors(error, fields, setError))),
-    [fields, text],
+    (error: unknown, setError: UseFormSetError<T>) => {
+      if (isStepMismatch(error)) {
+        setFormError(text('journeyStepMismatch'))
+        onStepMismatch?.()
+        return
+      }
+      setFormError(text(applyServerErrors(error, fields, setError)))
+    },
+    [fields, text, onStepMismatch],
   )
   return { fieldError, formError, setFormError, fail, text }
 }

@@ -20,7 +20,7 @@ import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
 import { RadioGroupField, SelectField } from '../../ui/forms/select-field'
-import { useFormErrors, useJourneyErrorText } from './form-support'
+import { isStepMismatch, useFormErrors, useJourneyErrorText } from './form-support'
 import { StepFrame } from './step-frame'
 import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
@@ -129,6 +129,7 @@ function NewPayoutForm() {
   const t = m.journey.payment
   const api = useApi()
   const queryClient = useQueryClient()
+  const refresh = useJourneyRefresh()
   const { register, handleSubmit, formState, setError, control, reset } = useForm<
     PayoutFormValues,
     unknown,
@@ -141,7 +142,7 @@ function NewPayoutForm() {
   const type = useWatch({ control, name: 'type' })
   const banks = useInstitutions('bank_account', type === 'bank_transfer')
   const wallets = useInstitutions('e-wallet', type === 'ewallet')
-  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
 
   const submit = handleSubmit(async (values) => {
     setFormError(null)
@@ -220,8 +221,16 @@ export function PaymentForm({ onCompleted }: { onCompleted?: () => void }) {
     queryFn: ({ signal }) => api.get<DisbursementEntry[]>('/private/client/disbursement-type', { signal }),
   })
   const selected = entries.data?.find((entry) => entry.selected)
-  const failed = (e: unknown) =>
-    setError(text((e as { violations?: { message: string }[] }).violations?.[0]?.message ?? 'generic'))
+  const failed = (e: unknown) => {
+    if (isStepMismatch(e)) refresh()
+    setError(
+      text(
+        isStepMismatch(e)
+          ? 'journeyStepMismatch'
+          : ((e as { violations?: { message: string }[] }).violations?.[0]?.message ?? 'generic'),
+      ),
+    )
+  }
   const finish = useMutation({
     mutationFn: () => api.put('/private/client/finish'),
     onSuccess: () => refresh(),

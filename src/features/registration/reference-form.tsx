@@ -51,7 +51,7 @@ export function ReferenceForm({ onCompleted }: { onCompleted?: () => void }) {
     mode: 'onTouched',
     defaultValues: { fullName: '', relation: '' as ReferenceInput['relation'], phone: '' },
   })
-  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields)
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
 
   const submit = handleSubmit(async (values) => {
     setFormError(null)

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { DetailsForm } from '../../features/registration/details-form'
+import { DetailsPage } from '../../features/registration/details-form'
 
 export const Route = createFileRoute('/registration/details')({
-  component: DetailsForm,
+  component: DetailsPage,
 })

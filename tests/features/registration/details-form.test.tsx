@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DetailsForm } from '../../../src/features/registration/details-form'
+import { ApiError } from '../../../src/api/client'
+import { DetailsForm, DetailsPage } from '../../../src/features/registration/details-form'
 import { expectErrorKey, renderWithApp, scriptedApi, submit, type, violation } from './harness'
 
 afterEach(cleanup)
@@ -70,5 +71,28 @@ describe('<DetailsForm>', () => {
     await expectErrorKey(/e-mail/i, 'email-error-taken')
     expect(screen.getByText(/already used by another account/)).toBeTruthy()
     expect(journey.actor.send).not.toHaveBeenCalled()
+  })
+})
+
+describe('<DetailsPage>', () => {
+  it('fills in the e-mail the client signed up with', async () => {
+    const { api } = scriptedApi({ 'GET /private/client': { firstName: null, email: 'maria@example.com' } })
+    renderWithApp(api, <DetailsPage />)
+    expect(((await screen.findByLabelText(/e-mail/i)) as HTMLInputElement).value).toBe('maria@example.com')
+  })
+
+  it('lets the journey move the client when the step was already done elsewhere (409)', async () => {
+    const { api } = scriptedApi({
+      'GET /private/client': { email: 'maria@example.com' },
+      'PUT /private/client': () => {
+        throw new ApiError(409, '/web/private/client', 'journeyStepMismatch', 'Not the current step', [])
+      },
+    })
+    const { journey } = renderWithApp(api, <DetailsPage />)
+    await screen.findByLabelText(/e-mail/i)
+    fillValid()
+    submit()
+    await waitFor(() => expect(journey.actor.send).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    expect(screen.getByRole('alert').getAttribute('data-error-key')).toBe('journeyStepMismatch')
   })
 })
