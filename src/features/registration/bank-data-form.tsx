@@ -76,7 +76,7 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
   })
 
   return (
-    <StepFrame step="bankData" title={m.journey.steps.names.bankData} intro={t.intro}>
+    <StepFrame step="bankData" title={m.titles.registration_bank_data} intro={t.intro}>
       {state.isPending ? <p aria-busy="true">{m.journey.common.loading}</p> : null}
       {isSandboxBankList(data) ? (
         <aside className="callout" aria-labelledby="bank-sandbox-title">
