@@ -14,6 +14,7 @@ import type { FieldErrorView } from '../../ui/forms/fields'
 import { TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
 import { useFormErrors } from './form-support'
+import { ShareLocation } from './share-location'
 import { StepFrame } from './step-frame'
 import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
@@ -153,6 +154,7 @@ export function AddressForm({ onCompleted }: { onCompleted?: () => void }) {
         />
         <FormFooter busy={formState.isSubmitting} error={formError} />
       </form>
+      <ShareLocation />
     </StepFrame>
   )
 }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AddressForm } from '../../../src/features/registration/address-form'
 import { expectErrorKey, renderWithApp, scriptedApi, submit, type, violation } from './harness'
 
@@ -86,5 +86,32 @@ describe('<AddressForm>', () => {
     type(/street/i, '123 Rizal Ave.')
     submit()
     await expectErrorKey(/barangay/i, 'error-invalid-address')
+  })
+})
+
+describe('<AddressForm> location and progress', () => {
+  it('shows where the client is in the registration', () => {
+    const { api } = scriptedApi(geo)
+    renderWithApp(api, <AddressForm />)
+    expect(screen.getByText('Step 4 of 8: Address')).toBeTruthy()
+    const current = document.querySelector('[aria-current="step"]')
+    expect(current?.textContent).toBe('Address')
+  })
+
+  it('sends the location only when the client asks to share it', async () => {
+    const getCurrentPosition = vi.fn((ok: PositionCallback) =>
+      ok({ coords: { latitude: 14.5995, longitude: 120.9842, accuracy: 30 } } as GeolocationPosition),
+    )
+    Object.defineProperty(navigator, 'geolocation', { value: { getCurrentPosition }, configurable: true })
+    const { api, calls } = scriptedApi({ ...geo, 'POST /private/client/geo': { flow: {} } })
+    renderWithApp(api, <AddressForm />)
+    expect(calls.some((c) => c.path === '/private/client/geo')).toBe(false)
+    fireEvent.click(screen.getByRole('button', { name: /share my location/i }))
+    await screen.findByText(/your location was shared/i)
+    expect(calls.find((c) => c.path === '/private/client/geo')?.body).toEqual({
+      latitude: 14.5995,
+      longitude: 120.9842,
+      accuracy: 30,
+    })
   })
 })
