@@ -4,7 +4,7 @@ import type { JourneyStep } from '../../domain/journey/client-journey.machine'
 import { client } from '../../server/db/schema-identity'
 import { clientContact, clientProfile } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
-import { type Answer, call, type SignedUp, type TestApp, verifiedClient } from './identity-helpers'
+import { type Answer, call, later, type SignedUp, type TestApp, verifiedClient } from './identity-helpers'
 import {
   ARGAO,
   ARGAO_BARANGAY,
@@ -57,6 +57,16 @@ describe('the journey from a verified phone to ready-to-apply', () => {
     })
     expect(current.body.data).toEqual({ step: 'no_loan_page', status: 'active' })
 
+    const events = t
+      .logs()
+      .filter((line) => line.event === 'journey.event' && line.clientId === c.clientId)
+      .map((line) => `${line.from}>${line.to}`)
+    expect(events).toContain('new_client_created>work_info')
+    expect(events).toContain('disbursement_type>no_loan_page')
+    // Logs say what happened, never what the client typed.
+    for (const personal of ['Dela Cruz', reference.phone, '34-1234567-8', '3412345678', 'Kalayaan'])
+      expect(t.rawLogs()).not.toContain(personal)
+
     const me = await call<{ firstName: string }>(t, 'GET', '/private/client', undefined, { token: c.token })
     expect(me.body.data.firstName).toBe('Juan')
     const [profile] = await t.database.db
@@ -70,6 +80,38 @@ describe('the journey from a verified phone to ready-to-apply', () => {
       // Pesos in, centavos stored.
       monthlyIncome: 2_800_000,
       monthlyExpenses: 1_200_000,
+    })
+  })
+
+  it('GET /registration answers what was entered, amounts as typed, the document number masked', async () => {
+    const c = await clientAt(t, 'veriff')
+    const data = await call<Record<string, unknown>>(t, 'GET', '/private/client/registration', undefined, {
+      token: c.token,
+    })
+    expect(data.status).toBe(200)
+    expect(data.body.data).toMatchObject({
+      details: {
+        firstName: 'Juan',
+        lastName: 'Dela Cruz',
+        birthDate: '1990-05-17',
+        enteredBy: 'client',
+        confirmed: true,
+      },
+      employment: { employmentType: 'employed_private', monthlyIncome: '28000', monthlyExpenses: '12000' },
+      contacts: [
+        { kind: 'reference', fullName: 'Maria Dela Cruz', relation: 'spouse', phone: reference.phone },
+      ],
+      address,
+      identityDocument: { documentType: 'SSS', documentNumber: '******5678', expiryDate: null },
+    })
+    const fresh = await verifiedClient(t)
+    const empty = await call(t, 'GET', '/private/client/registration', undefined, { token: fresh.token })
+    expect(empty.body.data).toEqual({
+      details: null,
+      employment: null,
+      contacts: [],
+      address: null,
+      identityDocument: null,
     })
   })
 
@@ -378,6 +420,20 @@ describe('bad input is a 400 with violations and writes nothing', () => {
     expect((await flow(t, c.token)).step).toBe('document_upload')
     void NCR
     void QUEZON_CITY
+  })
+
+  it("dates are judged on the server's clock", async () => {
+    // 69 and some months by the wall clock, 71 on a server clock two years ahead (where this client lives).
+    const born = `${new Date().getUTCFullYear() - 70}-12-31`
+    await later(t, 2 * 365 * 86_400_000, async () => {
+      const c = await verifiedClient(t)
+      const old = await call(t, 'PUT', '/private/client', details(c.email, { birthDate: born }), {
+        token: c.token,
+      })
+      expect(old.status).toBe(400)
+      expect(violations(old)).toEqual({ birthDate: 'error-age' })
+      expect((await flow(t, c.token)).step).toBe('new_client_created')
+    })
   })
 
   it('a body that is not JSON', async () => {

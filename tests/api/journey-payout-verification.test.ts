@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { disbursementEntry } from '../../server/db/schema-journey'
+import { bankDataAttempt, disbursementEntry } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
 import { type Answer, call, type TestApp } from './identity-helpers'
 import {
@@ -334,6 +334,23 @@ describe('bank data (sandbox: the outcome follows the credentials)', () => {
     // Linking is optional: skipping moves on.
     await expectOk(call(t, 'POST', '/private/client/kontomatik/skip', {}, { token: c.token }))
     expect((await flow(t, c.token)).step).toBe('disbursement_type')
+  })
+
+  it('parallel wrong logins cannot pass the limit together', async () => {
+    const c = await clientAt(t, 'kontomatik')
+    await t.database.db.insert(bankDataAttempt).values(
+      [1, 2, 3, 4].map(() => ({
+        clientId: c.clientId,
+        bank: 'sandbox-bpi',
+        outcome: 'InvalidCredentials',
+      })),
+    )
+    const answers = await Promise.all([1, 2, 3].map(() => importAs(c.token, 'sandbox', 'wrong')))
+    expect(answers.map((a) => a.status).sort()).toEqual([422, 429, 429])
+    const state = await call<{ failedLogins: number }>(t, 'GET', '/private/client/kontomatik', undefined, {
+      token: c.token,
+    })
+    expect(state.body.data.failedLogins).toBe(5)
   })
 
   it('an unknown bank is a 400; the password is never echoed', async () => {

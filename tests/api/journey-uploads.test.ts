@@ -5,9 +5,10 @@ import { documentUploadConfigSchema } from '../../domain/journey/uploads'
 import { uploadedFile } from '../../server/db/schema-journey'
 import { writeConfig } from '../../server/services/config'
 import { createTestApp } from '../support/app'
-import { type Answer, call, type TestApp } from './identity-helpers'
+import { type Answer, call, later, type TestApp } from './identity-helpers'
 import {
   clientAt,
+  expectOk,
   flow,
   identityDoc,
   JPEG,
@@ -168,6 +169,31 @@ describe('identity-document photos', () => {
     const done = await call(t, 'POST', '/private/client/id-document/finish', identityDoc, { token: c.token })
     expect(done.status).toBe(200)
     expect((await flow(t, c.token)).step).toBe('veriff')
+  })
+
+  it("the expiry window is judged on the server's clock", async () => {
+    // Valid by the wall clock, expired on a server clock three years ahead (where this client lives).
+    const passport = {
+      documentType: 'PP',
+      documentNumber: 'P1234567A',
+      expiryDate: `${new Date().getUTCFullYear() + 2}-01-01`,
+    }
+    await setUploadConfig({ maxImageAge: 0 })
+    try {
+      await later(t, 3 * 365 * 86_400_000, async () => {
+        const c = await clientAt(t, 'document_upload')
+        await expectOk(uploadIdPhoto(t, c.token), 201)
+        const expired = await call(t, 'POST', '/private/client/id-document/finish', passport, {
+          token: c.token,
+        })
+        expect(violations(expired)).toEqual({
+          expiryDate: 'Invalid expiration date. It should be within the next 10 years.',
+        })
+        expect((await flow(t, c.token)).step).toBe('document_upload')
+      })
+    } finally {
+      await setUploadConfig({})
+    }
   })
 
   it('a refused upload leaves no file behind', async () => {

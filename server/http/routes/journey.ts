@@ -9,6 +9,7 @@ import * as v from 'valibot'
 import { journeySteps } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
+  birthDateSchema,
   detailsSchema,
   employmentSchema,
   geoSchema,
@@ -22,6 +23,7 @@ import {
   assertNotOwnPhone,
   confirmBackOfficeDetails,
   recordGeo,
+  registrationData,
   writeAddress,
   writeDetails,
   writeEmployment,
@@ -29,7 +31,7 @@ import {
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { ApiError, validationFailed } from '../errors'
-import { type AnyRoute, defineRoute } from '../route'
+import { type AnyRoute, defineRoute, toViolations } from '../route'
 
 export const deps = (c: Context<AppEnv>) => c.get('deps')
 export const db = (c: Context<AppEnv>) => c.get('deps').database.db
@@ -66,6 +68,16 @@ export const journeyRoutes: AnyRoute[] = [
   ),
 
   defineRoute({
+    method: 'get',
+    path: '/private/client/registration',
+    summary:
+      'What the client (or staff, for a back-office client) entered so far, for prefilling the steps and the confirm screen',
+    tags: ['journey'],
+    access: 'client',
+    handler: async (c) => ok(c, await registrationData(db(c), clientIdOf(c))),
+  }),
+
+  defineRoute({
     method: 'put',
     path: '/private/client',
     summary: 'Registration step 1 (new_client_created): names, birth date, gender, civil status, e-mail',
@@ -74,11 +86,14 @@ export const journeyRoutes: AnyRoute[] = [
     body: detailsSchema,
     handler: async (c, { body }) => {
       const now = deps(c).now()
+      // The age is counted on the server's clock (the body schema used the wall clock, like the form does).
+      const age = v.safeParse(birthDateSchema({ now: deps(c).now }), body.birthDate)
+      if (!age.success) throw validationFailed(toViolations(age.issues, 'birthDate'))
       const row = await currentClient(c)
       if (body.email !== row.email && (await isTaken(db(c), 'email', body.email))) throw emailTaken()
       let change: Awaited<ReturnType<typeof journeyTransaction<void>>>
       try {
-        change = await journeyTransaction(db(c), row.id, { type: 'SUBMIT_DETAILS' }, now, (tx) =>
+        change = await journeyTransaction(deps(c), row.id, { type: 'SUBMIT_DETAILS' }, now, (tx) =>
           writeDetails(tx, row.id, body, row.email, now),
         )
       } catch (error) {
@@ -101,8 +116,12 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'CONFIRM_BACK_OFFICE_DETAILS' }, now, (tx) =>
-        confirmBackOfficeDetails(tx, id, now),
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'CONFIRM_BACK_OFFICE_DETAILS' },
+        now,
+        (tx) => confirmBackOfficeDetails(tx, id, now),
       )
       return ok(c, { flow: change.flow })
     },
@@ -119,7 +138,7 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'SUBMIT_EMPLOYMENT' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'SUBMIT_EMPLOYMENT' }, now, (tx) =>
         writeEmployment(tx, id, body, now),
       )
       return ok(c, { flow: change.flow })
@@ -137,7 +156,7 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const row = await currentClient(c)
       assertNotOwnPhone(body, row.phone)
-      const change = await journeyTransaction(db(c), row.id, { type: 'ADD_CONTACT' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), row.id, { type: 'ADD_CONTACT' }, now, (tx) =>
         addContact(tx, row.id, 'additional', body, now),
       )
       const { id, kind, fullName, relation, phone } = change.result
@@ -157,7 +176,7 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const row = await currentClient(c)
       assertNotOwnPhone(body, row.phone)
-      const change = await journeyTransaction(db(c), row.id, { type: 'SUBMIT_REFERENCE' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), row.id, { type: 'SUBMIT_REFERENCE' }, now, (tx) =>
         addContact(tx, row.id, 'reference', body, now),
       )
       return ok(c, { flow: change.flow })
@@ -176,7 +195,7 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'RECORD_GEO' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'RECORD_GEO' }, now, (tx) =>
         recordGeo(tx, id, body, now),
       )
       return ok(c, { flow: change.flow }, 201)
@@ -196,7 +215,7 @@ export const journeyRoutes: AnyRoute[] = [
       const id = clientIdOf(c)
       const violations = await addressViolations(db(c), body)
       if (violations.length) throw validationFailed(violations)
-      const change = await journeyTransaction(db(c), id, { type: 'SUBMIT_ADDRESS' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'SUBMIT_ADDRESS' }, now, (tx) =>
         writeAddress(tx, id, body, now),
       )
       return ok(c, { flow: change.flow })

@@ -47,7 +47,7 @@ export const payoutRoutes: AnyRoute[] = [
       await assertInstitution(db(c), body)
       let change: Awaited<ReturnType<typeof journeyTransaction<number>>>
       try {
-        change = await journeyTransaction(db(c), id, { type: 'SAVE_PAYOUT' }, now, (tx) =>
+        change = await journeyTransaction(deps(c), id, { type: 'SAVE_PAYOUT' }, now, (tx) =>
           addDisbursement(tx, id, body, now),
         )
       } catch (error) {
@@ -67,7 +67,7 @@ export const payoutRoutes: AnyRoute[] = [
     params: entryId,
     handler: async (c, { params }) => {
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'SAVE_PAYOUT' }, deps(c).now(), (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'SAVE_PAYOUT' }, deps(c).now(), (tx) =>
         selectDisbursement(tx, id, params.id),
       )
       return ok(c, { entries: await listDisbursements(db(c), id), flow: change.flow })
@@ -96,7 +96,7 @@ export const payoutRoutes: AnyRoute[] = [
     access: 'client',
     handler: async (c) => {
       const id = clientIdOf(c)
-      const change = await journeyTransaction(db(c), id, { type: 'FINISH' }, deps(c).now(), (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'FINISH' }, deps(c).now(), (tx) =>
         assertPayoutSelected(tx, id),
       )
       return ok(c, { flow: change.flow })

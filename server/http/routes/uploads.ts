@@ -11,6 +11,7 @@ import {
   idDocumentSides,
   identityDocumentSchema,
   journeyMessageKeys as k,
+  makeIdentityDocumentSchema,
 } from '../../../domain/journey/fields'
 import { imageMimeTypes, uploadMimeTypes } from '../../../domain/journey/uploads'
 import { identityDocument } from '../../db/schema-journey'
@@ -34,7 +35,7 @@ import {
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
-import { type AnyRoute, defineRoute } from '../route'
+import { type AnyRoute, defineRoute, toViolations } from '../route'
 import { clientIdOf, db, deps } from './journey'
 
 const sideParams = v.object({ type: v.picklist(idDocumentSides, k.wrongFormat) })
@@ -132,7 +133,7 @@ export const uploadRoutes: AnyRoute[] = [
       const storageName = await storeBytes(uploadsDir, checked.bytes)
       let change: Awaited<ReturnType<typeof journeyTransaction<{ previous: string | null; attempt: number }>>>
       try {
-        change = await journeyTransaction(db(c), id, { type: 'CHANGE_ID_PHOTO' }, at, async (tx) => {
+        change = await journeyTransaction(deps(c), id, { type: 'CHANGE_ID_PHOTO' }, at, async (tx) => {
           // Counted under the journey lock, so two parallel uploads cannot both take the last attempt.
           const used = await idPhotoUploads(tx, id)
           if (config.maxAttempts > 0 && used >= config.maxAttempts)
@@ -200,7 +201,7 @@ export const uploadRoutes: AnyRoute[] = [
     handler: async (c, { params }) => {
       const id = clientIdOf(c)
       const at = deps(c).now()
-      const change = await journeyTransaction(db(c), id, { type: 'CHANGE_ID_PHOTO' }, at, async (tx) => {
+      const change = await journeyTransaction(deps(c), id, { type: 'CHANGE_ID_PHOTO' }, at, async (tx) => {
         const name = await retireIdPhoto(tx, id, params.type, at)
         if (!name) throw notFound('Document')
         return name
@@ -220,7 +221,10 @@ export const uploadRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const id = clientIdOf(c)
       const at = deps(c).now()
-      const change = await journeyTransaction(db(c), id, { type: 'FINISH_ID_DOCUMENT' }, at, async (tx) => {
+      // The expiry window is counted on the server's clock.
+      const dated = v.safeParse(makeIdentityDocumentSchema({ now: deps(c).now }), body)
+      if (!dated.success) throw validationFailed(toViolations(dated.issues))
+      const change = await journeyTransaction(deps(c), id, { type: 'FINISH_ID_DOCUMENT' }, at, async (tx) => {
         if (!(await liveIdPhoto(tx, id, 'front')))
           throw new ApiError(422, 'idPhotoMissing', 'Upload a photo of the front of the document first.', [
             { propertyPath: 'front', message: k.required },

@@ -99,7 +99,7 @@ export const verificationRoutes: AnyRoute[] = [
       const person = await verificationPerson(db(c), id)
       const created = await identityVerification.createSession(person)
       const at = now()
-      const change = await journeyTransaction(db(c), id, { type: 'START_VERIFICATION' }, at, async (tx) => {
+      const change = await journeyTransaction(deps(c), id, { type: 'START_VERIFICATION' }, at, async (tx) => {
         const [row] = await tx
           .insert(verificationSession)
           .values({
@@ -159,7 +159,7 @@ export const verificationRoutes: AnyRoute[] = [
       const at = now()
       try {
         const change = await journeyTransaction(
-          db(c),
+          deps(c),
           id,
           { type: decisionEvents[decision.status]! },
           at,
@@ -226,7 +226,10 @@ export const verificationRoutes: AnyRoute[] = [
       const result = await bankData.importData(body)
       const at = now()
       const event: JourneyEvent = result.ok ? { type: 'BANK_DATA_IMPORTED' } : { type: 'BANK_LOGIN_FAILED' }
-      const change = await journeyTransaction(db(c), id, event, at, async (tx) => {
+      const change = await journeyTransaction(deps(c), id, event, at, async (tx) => {
+        // Counted again under the journey lock: parallel wrong logins cannot pass the limit together.
+        if (!result.ok && (await failedLogins(tx, id)) >= MAX_FAILED_BANK_LOGINS)
+          throw new ApiError(429, 'tooManyAttempts', 'Too many failed bank logins: skip this step instead.')
         await tx.insert(bankDataAttempt).values({
           clientId: id,
           bank: body.bank,
@@ -261,7 +264,7 @@ export const verificationRoutes: AnyRoute[] = [
     handler: async (c) => {
       const id = clientIdOf(c)
       const at = deps(c).now()
-      const change = await journeyTransaction(db(c), id, { type: 'SKIP_BANK_DATA' }, at, async (tx) => {
+      const change = await journeyTransaction(deps(c), id, { type: 'SKIP_BANK_DATA' }, at, async (tx) => {
         await tx.insert(bankDataAttempt).values({ clientId: id, bank: '', outcome: 'skipped', createdAt: at })
       })
       return ok(c, { flow: change.flow })

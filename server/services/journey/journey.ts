@@ -17,8 +17,9 @@ import {
   journeySteps,
   type PersistedJourney,
 } from '../../../domain/journey/client-journey.machine'
-import type { Db, DbOrTx, Tx } from '../../db/client'
+import type { DbOrTx, Tx } from '../../db/client'
 import { clientJourney } from '../../db/schema-journey'
+import type { AppDeps } from '../../http/context'
 import { ApiError } from '../../http/errors'
 
 const persistedSchema = v.object({ value: v.picklist(journeySteps) })
@@ -96,13 +97,13 @@ export interface JourneyChange<T> {
  * sees the first one's step and is refused if it no longer fits. Anything `write` throws rolls everything back.
  */
 export async function journeyTransaction<T>(
-  db: Db,
+  deps: Pick<AppDeps, 'database' | 'logger'>,
   clientId: number,
   event: JourneyEvent,
   now: Date,
   write: (tx: Tx, from: JourneyStep) => Promise<T>,
 ): Promise<JourneyChange<T>> {
-  return db.transaction(async (tx) => {
+  const change = await deps.database.db.transaction(async (tx) => {
     await tx
       .insert(clientJourney)
       .values({ clientId, snapshot: initialJourney, step: initialJourney.value, updatedAt: now })
@@ -123,6 +124,12 @@ export async function journeyTransaction<T>(
       .where(eq(clientJourney.clientId, clientId))
     return { result, from: current.value, flow: flowOf(next) }
   })
+  // After the commit: the log line says what happened, never the data the call carried.
+  deps.logger.info(
+    { clientId, event: 'journey.event', journeyEvent: event.type, from: change.from, to: change.flow.step },
+    'journey event',
+  )
+  return change
 }
 
 /** Postgres unique violation (23505) on a named index, as drizzle/pg/PGlite report it. */

@@ -8,7 +8,13 @@ import { journeyMessageKeys } from '../../../domain/journey/fields'
 import type { DbOrTx, Tx } from '../../db/client'
 import { psgcArea } from '../../db/schema'
 import { client } from '../../db/schema-identity'
-import { clientAddress, clientContact, clientGeo, clientProfile } from '../../db/schema-journey'
+import {
+  clientAddress,
+  clientContact,
+  clientGeo,
+  clientProfile,
+  identityDocument,
+} from '../../db/schema-journey'
 import { ApiError, type Violation, validationFailed } from '../../http/errors'
 import { listDistricts } from '../reference'
 
@@ -168,4 +174,54 @@ export async function writeAddress(tx: Tx, clientId: number, address: Address, n
 
 export async function recordGeo(tx: Tx, clientId: number, geo: Geo, now: Date) {
   await tx.insert(clientGeo).values({ clientId, ...geo, accuracy: geo.accuracy ?? null, createdAt: now })
+}
+
+/**
+ * Everything the registration steps stored, shaped like the forms' fields (amounts back in pesos, as typed). The
+ * identity-document number is masked: the client typed it, and a stolen session should not read it back whole.
+ */
+export async function registrationData(db: DbOrTx, clientId: number) {
+  const profile = await findProfile(db, clientId)
+  const [address] = await db.select().from(clientAddress).where(eq(clientAddress.clientId, clientId))
+  const [document] = await db.select().from(identityDocument).where(eq(identityDocument.clientId, clientId))
+  const pesos = (centavos: number | null) => (centavos === null ? null : String(centavos / 100))
+  const masked = (value: string) => `${'*'.repeat(Math.max(0, value.length - 4))}${value.slice(-4)}`
+  return {
+    details: profile && {
+      firstName: profile.firstName,
+      middleName: profile.middleName,
+      lastName: profile.lastName,
+      birthDate: profile.birthDate,
+      gender: profile.gender,
+      civilStatus: profile.civilStatus,
+      enteredBy: profile.detailsSource,
+      confirmed: profile.detailsConfirmedAt !== null,
+    },
+    employment:
+      profile?.employmentType == null
+        ? null
+        : {
+            employmentType: profile.employmentType,
+            companyName: profile.companyName,
+            monthlyIncome: pesos(profile.monthlyIncome),
+            monthlyExpenses: pesos(profile.monthlyExpenses),
+          },
+    contacts: await listContacts(db, clientId),
+    address: address
+      ? {
+          regionId: address.regionCode,
+          cityId: address.cityCode,
+          districtId: address.districtCode,
+          wardId: address.wardCode,
+          street: address.street,
+        }
+      : null,
+    identityDocument: document
+      ? {
+          documentType: document.documentType,
+          documentNumber: masked(document.documentNumber),
+          expiryDate: document.expiryDate,
+        }
+      : null,
+  }
 }
