@@ -17,6 +17,7 @@ import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { RadioGroupField, SelectField } from '../../ui/forms/select-field'
 import { isoToUsDate, maskUsDate, useFormErrors, usToIsoDate } from './form-support'
+import { present, useRegistrationData } from './registration-data'
 import { StepFrame } from './step-frame'
 import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
@@ -41,9 +42,12 @@ export interface DetailsPrefill {
 
 export function DetailsForm({
   prefill,
+  backOffice = false,
   onCompleted,
 }: {
   prefill?: DetailsPrefill
+  /** Staff entered these details: unchanged, they are confirmed (PUT /complete-back-office-client). */
+  backOffice?: boolean
   onCompleted?: () => void
 }) {
   const m = useMessages()
@@ -70,7 +74,8 @@ export function DetailsForm({
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.put('/private/client', values)
+      if (backOffice && !formState.isDirty) await api.put('/private/client/complete-back-office-client')
+      else await api.put('/private/client', values)
       refresh()
     } catch (error) {
       fail(error, setError)
@@ -79,6 +84,11 @@ export function DetailsForm({
 
   return (
     <StepFrame step="details" title={m.titles.registration_details} intro={t.intro}>
+      {backOffice ? (
+        <div className="callout" role="note">
+          <p className="callout__body">{t.backOffice}</p>
+        </div>
+      ) : null}
       <form className="reg__form" noValidate onSubmit={submit}>
         <TextField
           label={t.firstName}
@@ -122,6 +132,8 @@ export function DetailsForm({
           label={t.civilStatus}
           placeholder={m.journey.common.choose}
           options={civilStatuses.map((value) => ({ value, label: t.civilStatuses[value] }))}
+          // The DOM's own initial choice, so a prefilled select shows (and reports) it from the first paint.
+          defaultValue={prefill?.civilStatus ?? ''}
           error={fieldError('civilStatus')}
           {...register('civilStatus')}
         />
@@ -145,8 +157,8 @@ interface ClientDetails {
 }
 
 /**
- * The route's page: what the client already gave (the e-mail of sign-up, a first name entered by staff) is
- * filled in, over anything a lead link brought (`prefill`).
+ * The route's page: what the client already gave (the e-mail of sign-up, details stored before or entered by
+ * staff) is filled in, over anything a lead link brought (`prefill`).
  */
 export function DetailsPage({
   prefill,
@@ -161,15 +173,20 @@ export function DetailsPage({
     queryKey: ['client', 'current'],
     queryFn: ({ signal }) => api.get<ClientDetails>('/private/client', { signal }),
   })
-  if (client.isPending) return <p aria-busy="true">{loading}</p>
+  const stored = useRegistrationData()
+  if (client.isPending || stored.isPending) return <p aria-busy="true">{loading}</p>
   const known = client.data ?? {}
+  const details = stored.data?.details
+  const { enteredBy: _by, confirmed: _confirmed, ...fields } = present(details)
   return (
     <DetailsForm
       prefill={{
         ...prefill,
+        ...fields,
         ...(known.firstName ? { firstName: known.firstName } : {}),
         ...(known.email ? { email: known.email } : {}),
       }}
+      backOffice={details?.enteredBy === 'back_office' && !details.confirmed}
       onCompleted={onCompleted}
     />
   )

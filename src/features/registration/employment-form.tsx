@@ -18,6 +18,7 @@ import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
 import { useFormErrors } from './form-support'
+import { present, useRegistrationData } from './registration-data'
 import { StepFrame } from './step-frame'
 import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
@@ -45,7 +46,20 @@ const resolver: Resolver<EmploymentInput, unknown, Employment> = async (values, 
 export const hasCompany = (type: string) =>
   type !== '' && !(employmentTypesWithoutCompany as readonly string[]).includes(type)
 
-export function EmploymentForm({ onCompleted }: { onCompleted?: () => void }) {
+export interface EmploymentPrefill {
+  employmentType?: string
+  companyName?: string
+  monthlyIncome?: string
+  monthlyExpenses?: string
+}
+
+export function EmploymentForm({
+  prefill,
+  onCompleted,
+}: {
+  prefill?: EmploymentPrefill
+  onCompleted?: () => void
+}) {
   const m = useMessages()
   const t = m.journey.employment
   const api = useApi()
@@ -60,10 +74,10 @@ export function EmploymentForm({ onCompleted }: { onCompleted?: () => void }) {
     // A company field that disappears keeps no value: the schema drops it, so the form does too.
     shouldUnregister: true,
     defaultValues: {
-      employmentType: '' as EmploymentInput['employmentType'],
-      companyName: '',
-      monthlyIncome: '',
-      monthlyExpenses: '',
+      employmentType: (prefill?.employmentType ?? '') as EmploymentInput['employmentType'],
+      companyName: prefill?.companyName ?? '',
+      monthlyIncome: prefill?.monthlyIncome ?? '',
+      monthlyExpenses: prefill?.monthlyExpenses ?? '',
     },
   })
   const type = useWatch({ control, name: 'employmentType' })
@@ -87,6 +101,8 @@ export function EmploymentForm({ onCompleted }: { onCompleted?: () => void }) {
           label={t.employmentType}
           placeholder={m.journey.common.choose}
           options={employmentTypes.map((value) => ({ value, label: t.types[value] }))}
+          // The DOM's own initial choice, so a prefilled select shows (and reports) it from the first paint.
+          defaultValue={prefill?.employmentType ?? ''}
           error={fieldError('employmentType')}
           {...register('employmentType')}
         />
@@ -117,4 +133,12 @@ export function EmploymentForm({ onCompleted }: { onCompleted?: () => void }) {
       </form>
     </StepFrame>
   )
+}
+
+/** The route's page: what the client stored on this step before is filled in. */
+export function EmploymentPage({ onCompleted }: { onCompleted?: () => void }) {
+  const loading = useMessages().journey.common.loading
+  const stored = useRegistrationData()
+  if (stored.isPending) return <p aria-busy="true">{loading}</p>
+  return <EmploymentForm prefill={present(stored.data?.employment)} onCompleted={onCompleted} />
 }

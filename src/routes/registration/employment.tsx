@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { EmploymentForm } from '../../features/registration/employment-form'
+import { EmploymentPage } from '../../features/registration/employment-form'
 import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/employment')({
   loader: () => loadPageTitle('registration_employment'),
   head: titleHead,
-  component: EmploymentForm,
+  component: EmploymentPage,
 })

@@ -76,7 +76,10 @@ describe('<DetailsForm>', () => {
 
 describe('<DetailsPage>', () => {
   it('fills in the e-mail the client signed up with', async () => {
-    const { api } = scriptedApi({ 'GET /private/client': { firstName: null, email: 'maria@example.com' } })
+    const { api } = scriptedApi({
+      'GET /private/client': { firstName: null, email: 'maria@example.com' },
+      'GET /private/client/registration': { details: null, employment: null },
+    })
     renderWithApp(api, <DetailsPage />)
     expect(((await screen.findByLabelText(/e-mail/i)) as HTMLInputElement).value).toBe('maria@example.com')
   })
@@ -84,6 +87,7 @@ describe('<DetailsPage>', () => {
   it('lets the journey move the client when the step was already done elsewhere (409)', async () => {
     const { api } = scriptedApi({
       'GET /private/client': { email: 'maria@example.com' },
+      'GET /private/client/registration': { details: null, employment: null },
       'PUT /private/client': () => {
         throw new ApiError(409, '/web/private/client', 'journeyStepMismatch', 'Not the current step', [])
       },
@@ -94,5 +98,31 @@ describe('<DetailsPage>', () => {
     submit()
     await waitFor(() => expect(journey.actor.send).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
     expect(screen.getByRole('alert').getAttribute('data-error-key')).toBe('journeyStepMismatch')
+  })
+
+  it('confirms details entered by staff unchanged, and sends corrections as a normal details call', async () => {
+    const staff = {
+      firstName: 'Maria',
+      middleName: null,
+      lastName: 'Santos',
+      birthDate: '1990-03-15',
+      gender: 'female',
+      civilStatus: 'married',
+      enteredBy: 'back_office',
+      confirmed: false,
+    }
+    const { api, calls } = scriptedApi({
+      'GET /private/client': { firstName: 'Maria', email: 'maria@example.com' },
+      'GET /private/client/registration': { details: staff, employment: null },
+      'PUT /private/client/complete-back-office-client': { flow: {} },
+    })
+    const { journey } = renderWithApp(api, <DetailsPage />)
+    expect(((await screen.findByLabelText(/date of birth/i)) as HTMLInputElement).value).toBe('03/15/1990')
+    expect(screen.getByText(/our staff entered these details/i)).toBeTruthy()
+    submit()
+    await waitFor(() => expect(journey.actor.send).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.path)).toEqual([
+      '/private/client/complete-back-office-client',
+    ])
   })
 })

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { EmploymentForm } from '../../../src/features/registration/employment-form'
+import { EmploymentForm, EmploymentPage } from '../../../src/features/registration/employment-form'
 import { expectErrorKey, renderWithApp, scriptedApi, submit, type, violation } from './harness'
 
 afterEach(cleanup)
@@ -58,5 +58,23 @@ describe('<EmploymentForm>', () => {
     type(/monthly expenses/i, '12000')
     submit()
     await expectErrorKey(/company/i, 'error-wrong-format')
+  })
+
+  it('is prefilled with what the client stored on this step before', async () => {
+    const { api } = scriptedApi({
+      'GET /private/client/registration': {
+        details: null,
+        employment: {
+          employmentType: 'self_employed',
+          companyName: 'Sari-sari Store',
+          monthlyIncome: '30000',
+          monthlyExpenses: '12000',
+        },
+      },
+    })
+    renderWithApp(api, <EmploymentPage />)
+    expect(((await screen.findByLabelText(/company/i)) as HTMLInputElement).value).toBe('Sari-sari Store')
+    expect((screen.getByLabelText(/monthly income/i) as HTMLInputElement).value).toBe('30000')
+    expect((screen.getByLabelText(/employment type/i) as HTMLSelectElement).value).toBe('self_employed')
   })
 })
