@@ -13,10 +13,10 @@ import { useMessages } from '../../i18n/messages'
 import type { FieldErrorView } from '../../ui/forms/fields'
 import { TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
+import { FormFooter } from './form-footer'
 import { useFormErrors } from './form-support'
 import { ShareLocation } from './share-location'
 import { StepFrame } from './step-frame'
-import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
 
 const fields = ['regionId', 'cityId', 'districtId', 'wardId', 'street'] as const

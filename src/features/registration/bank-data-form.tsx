@@ -19,9 +19,9 @@ import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { FormError, TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
+import { FormFooter } from './form-footer'
 import { isStepMismatch, useFormErrors } from './form-support'
 import { StepFrame } from './step-frame'
-import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
 
 const fields = ['bank', 'login', 'password'] as const

@@ -16,10 +16,10 @@ import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { RadioGroupField, SelectField } from '../../ui/forms/select-field'
+import { FormFooter } from './form-footer'
 import { isoToUsDate, maskUsDate, useFormErrors, usToIsoDate } from './form-support'
 import { present, useRegistrationData } from './registration-data'
 import { StepFrame } from './step-frame'
-import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
 
 const fields = ['firstName', 'middleName', 'lastName', 'birthDate', 'gender', 'civilStatus', 'email'] as const

@@ -23,10 +23,10 @@ import { type FieldErrorView, TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
 import { isServerFailure } from '../../ui/forms/violations'
 import { applyMask, maskExample } from './document-number-mask'
+import { FormFooter } from './form-footer'
 import { maskUsDate, useFormErrors, usToIsoDate } from './form-support'
 import { type PhotoState, PhotoUpload } from './photo-upload'
 import { StepFrame } from './step-frame'
-import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
 
 const fields = ['documentType', 'documentNumber', 'expiryDate'] as const

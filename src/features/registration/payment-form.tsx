@@ -20,9 +20,9 @@ import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
 import { RadioGroupField, SelectField } from '../../ui/forms/select-field'
+import { FormFooter } from './form-footer'
 import { isStepMismatch, useFormErrors, useJourneyErrorText } from './form-support'
 import { StepFrame } from './step-frame'
-import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
 
 export interface DisbursementEntry {

@@ -16,9 +16,9 @@ import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
+import { FormFooter } from './form-footer'
 import { useFormErrors } from './form-support'
 import { StepFrame } from './step-frame'
-import { FormFooter } from './submit-button'
 import { useJourneyRefresh } from './use-journey-refresh'
 
 const fields = ['fullName', 'relation', 'phone'] as const
