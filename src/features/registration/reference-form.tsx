@@ -18,6 +18,7 @@ import { TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
 import { FormFooter } from './form-footer'
 import { useFormErrors } from './form-support'
+import { useRegistrationData } from './registration-data'
 import { StepFrame } from './step-frame'
 import { useJourneyRefresh } from './use-journey-refresh'
 
@@ -29,7 +30,19 @@ interface ClientPhone {
   info?: { mobilePhone?: { number?: string | null } | null } | null
 }
 
-export function ReferenceForm({ onCompleted }: { onCompleted?: () => void }) {
+export interface ReferencePrefill {
+  fullName?: string
+  relation?: string
+  phone?: string
+}
+
+export function ReferenceForm({
+  prefill,
+  onCompleted,
+}: {
+  prefill?: ReferencePrefill
+  onCompleted?: () => void
+}) {
   const m = useMessages()
   const t = m.journey.reference
   const api = useApi()
@@ -49,7 +62,11 @@ export function ReferenceForm({ onCompleted }: { onCompleted?: () => void }) {
   const { register, handleSubmit, formState, setError } = useForm<ReferenceInput, unknown, Reference>({
     resolver,
     mode: 'onTouched',
-    defaultValues: { fullName: '', relation: '' as ReferenceInput['relation'], phone: '' },
+    defaultValues: {
+      fullName: prefill?.fullName ?? '',
+      relation: (prefill?.relation ?? '') as ReferenceInput['relation'],
+      phone: prefill?.phone ?? '',
+    },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
 
@@ -78,6 +95,8 @@ export function ReferenceForm({ onCompleted }: { onCompleted?: () => void }) {
           label={t.relation}
           placeholder={m.journey.common.choose}
           options={relations.map((value) => ({ value, label: t.relations[value] }))}
+          // The DOM's own initial choice, so a prefilled select shows (and reports) it from the first paint.
+          defaultValue={prefill?.relation ?? ''}
           error={fieldError('relation')}
           {...register('relation')}
         />
@@ -94,5 +113,21 @@ export function ReferenceForm({ onCompleted }: { onCompleted?: () => void }) {
         <FormFooter busy={formState.isSubmitting} error={formError} />
       </form>
     </StepFrame>
+  )
+}
+
+/** The route's page: the reference the client gave before (a return to this step) is filled in. */
+export function ReferencePage({ onCompleted }: { onCompleted?: () => void }) {
+  const loading = useMessages().journey.common.loading
+  const stored = useRegistrationData()
+  if (stored.isPending) return <p aria-busy="true">{loading}</p>
+  const reference = stored.data?.contacts?.find((contact) => contact.kind === 'reference')
+  return (
+    <ReferenceForm
+      prefill={
+        reference && { fullName: reference.fullName, relation: reference.relation, phone: reference.phone }
+      }
+      onCompleted={onCompleted}
+    />
   )
 }

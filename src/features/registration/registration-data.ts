@@ -23,6 +23,7 @@ export interface RegistrationData {
     monthlyIncome: string | null
     monthlyExpenses: string | null
   } | null
+  contacts?: { id: number; kind: string; fullName: string; relation: string; phone: string }[]
 }
 
 export const registrationDataKey = ['client', 'registration'] as const

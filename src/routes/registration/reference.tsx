@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ReferenceForm } from '../../features/registration/reference-form'
+import { ReferencePage } from '../../features/registration/reference-form'
 import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/reference')({
   loader: () => loadPageTitle('registration_reference'),
   head: titleHead,
-  component: ReferenceForm,
+  component: ReferencePage,
 })

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ReferenceForm } from '../../../src/features/registration/reference-form'
+import { ReferenceForm, ReferencePage } from '../../../src/features/registration/reference-form'
 import { expectErrorKey, renderWithApp, scriptedApi, submit, type, violation } from './harness'
 
 afterEach(cleanup)
@@ -59,5 +59,21 @@ describe('<ReferenceForm>', () => {
     submit()
     await expectErrorKey(/mobile number/i, 'phone-error-taken')
     expect(screen.getByText(/different number from your own/)).toBeTruthy()
+  })
+
+  it('is prefilled with the reference given before', async () => {
+    const { api } = scriptedApi({
+      'GET /private/client': client,
+      'GET /private/client/registration': {
+        details: null,
+        employment: null,
+        contacts: [
+          { id: 1, kind: 'reference', fullName: 'Juan Dela Cruz', relation: 'sibling', phone: '09181234567' },
+        ],
+      },
+    })
+    renderWithApp(api, <ReferencePage />)
+    expect(((await screen.findByLabelText(/full name/i)) as HTMLInputElement).value).toBe('Juan Dela Cruz')
+    expect((screen.getByLabelText(/relation/i) as HTMLSelectElement).value).toBe('sibling')
   })
 })
