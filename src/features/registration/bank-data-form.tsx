@@ -53,7 +53,9 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.post('/private/client/kontomatik/import', values)
+      // quiet: the bank being down is a 503 (ServiceTemporarilyUnavailable) this screen explains itself, not
+      // the full-page server failure every other 500+ shows.
+      await api.post('/private/client/kontomatik/import', values, { quiet: true })
       refresh()
     } catch (error) {
       // A refused password is worth another try: clear it, count it, and say so on the field.
