@@ -43,6 +43,10 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 })
+    // An idle connection the server ends (restart, failover, a dropped test database) is reported on the pool;
+    // without a listener that is an uncaught exception. pg already drops the client from the pool, and a query
+    // in flight gets its own error, so there is nothing more to do here.
+    pool.on('error', () => {})
     const db = drizzleNodePg(pool, { schema }) as unknown as Db
     await migrateNodePg(drizzleNodePg(pool), { migrationsFolder })
     const name = new URL(options.url).pathname.slice(1) || 'postgres'

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, manilaDate } from '../../domain/pricing/manila-date'
+import { clientProfile } from '../../server/db/schema-journey'
 import {
   application,
   applicationDecision,
@@ -439,6 +440,43 @@ describe('lending API', () => {
       principalAmount: { amount: 3_000_00 },
       term: { value: 15 },
     })
+  })
+
+  it('affordability: a repayment above the disposable income gets the largest affordable amount (17), or a refusal', async () => {
+    const tight = await readyClient(t, 'Juan')
+    const poor = await readyClient(t, 'Juan')
+    // Registration stored PHP 28,000 income and PHP 12,000 expenses; these clients declared less.
+    await t.database.db
+      .update(clientProfile)
+      .set({ monthlyIncome: 8_000_00, monthlyExpenses: 4_000_00 })
+      .where(eq(clientProfile.clientId, tight.clientId))
+    await t.database.db
+      .update(clientProfile)
+      .set({ monthlyIncome: 1_500_00, monthlyExpenses: 1_000_00 })
+      .where(eq(clientProfile.clientId, poor.clientId))
+    const app = (await expectStatus(apply(t, tight, applyBody(8_000_00, 14)), 201)).body.data
+    await expectStatus(apply(t, poor, applyBody(8_000_00, 14)), 201)
+    await runJobs(t)
+    const decided = await actual(t, tight)
+    expect(decided.status).toBe(17)
+    const offered = decided.offeredAmount!.amount
+    const totalAt = async (amount: number) =>
+      (
+        await call<Offer>(t, 'GET', `/private/client/arithmetic/offer/stl/${amount}/14`, undefined, {
+          token: tight.token,
+        })
+      ).body.data.total.amount
+    expect(await totalAt(offered)).toBeLessThanOrEqual(4_000_00)
+    expect(await totalAt(offered + 100_00)).toBeGreaterThan(4_000_00)
+    const [decision] = await t.database.db
+      .select()
+      .from(applicationDecision)
+      .where(eq(applicationDecision.applicationId, app.id))
+    expect(decision).toMatchObject({ outcome: 'decrease', offeredAmount: offered })
+    expect((decision!.reasons as string[])[0]).toMatch(/^affordability:/)
+    expect((decision!.inputs as { scoring: unknown }).scoring).toBeNull()
+    expect((await actual(t, poor)).status).toBe(6)
+    expect(await flowOf(t, poor)).toEqual({ step: 'reject_page', status: 'active' })
   })
 
   it('a scoring provider that keeps failing: retried, then decision error (401) for a person to decide', async () => {
