@@ -2,6 +2,11 @@ import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./server/db/schema.ts', './server/db/schema-identity.ts', './server/db/schema-journey.ts'],
+  schema: [
+    './server/db/schema.ts',
+    './server/db/schema-identity.ts',
+    './server/db/schema-journey.ts',
+    './server/db/schema-affiliate.ts',
+  ],
   out: './server/db/migrations',
 })

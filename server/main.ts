@@ -16,6 +16,7 @@ import { sandboxBankData } from './providers/bank-data'
 import { sandboxCaptcha } from './providers/captcha'
 import { sandboxIdentityVerification } from './providers/identity-verification'
 import { createSandboxMessaging } from './providers/messaging'
+import { seedDemoLead } from './services/affiliate/demo-lead'
 import { seedDemoClient } from './services/identity/demo'
 import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
@@ -73,6 +74,7 @@ if (sandboxAdminDevice) {
   }
 }
 const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
+const demoLead = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoLead(database.db)
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
 const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')
@@ -108,6 +110,7 @@ const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (
   )
   if (demoClient)
     console.info(`  client       ${demoClient.phone} or ${demoClient.email} / ${demoClient.password}`)
+  if (demoLead) console.info(`  lead link    http://localhost:${info.port}${demoLead.path}`)
   console.info(
     `  codes        ${consolePrint ? 'printed in this console and ' : ''}listed by GET /web/private/back-office/outbox`,
   )
