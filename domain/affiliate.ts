@@ -41,10 +41,11 @@ export const leadIdSchema = v.pipe(
 /**
  * The query of `/registration`: either no lead at all, or a UUID `lead_id` together with
  * `redirected-from-affiliates=true`. TanStack parses `true` into a boolean, so both spellings are accepted.
- * Anything else fails (the route shows the 404 page). Other parameters (utm_*, gclid...) pass through.
+ * Anything else fails (the route shows the 404 page). Other parameters (utm_*, gclid...) are not this
+ * schema's business: TanStack keeps them in the location.
  */
 export const leadLinkSearchSchema = v.pipe(
-  v.looseObject({
+  v.object({
     lead_id: v.optional(leadIdSchema),
     'redirected-from-affiliates': v.optional(
       v.pipe(
