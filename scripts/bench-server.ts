@@ -16,6 +16,8 @@ import { sandboxBankData } from '../server/providers/bank-data'
 import { sandboxCaptcha } from '../server/providers/captcha'
 import { sandboxIdentityVerification } from '../server/providers/identity-verification'
 import { createSandboxMessaging } from '../server/providers/messaging'
+import { sandboxPayout } from '../server/providers/payout'
+import { sandboxScoring } from '../server/providers/scoring'
 
 const [appPort, barePort] = process.argv.slice(2).map(Number)
 const dataDir = mkdtempSync(join(tmpdir(), 'hiram-bench-'))
@@ -34,6 +36,8 @@ const app = createApp({
   captcha: sandboxCaptcha,
   identityVerification: sandboxIdentityVerification,
   bankData: sandboxBankData,
+  scoring: sandboxScoring,
+  payout: sandboxPayout,
   uploadsDir: join(dataDir, 'uploads'),
 })
 serve({ fetch: app.fetch, port: appPort })

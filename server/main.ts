@@ -11,16 +11,20 @@ import { DataDirLockedError } from './db/lock'
 import { seedReferenceData } from './db/seed'
 import { readEnv } from './env'
 import { createApp } from './http/app'
+import type { AppDeps } from './http/context'
 import { createLogger } from './logger'
 import { sandboxBankData } from './providers/bank-data'
 import { sandboxCaptcha } from './providers/captcha'
 import { sandboxIdentityVerification } from './providers/identity-verification'
 import { createSandboxMessaging } from './providers/messaging'
+import { sandboxPayout } from './providers/payout'
+import { sandboxScoring } from './providers/scoring'
 import { seedDemoLead } from './services/affiliate/demo-lead'
 import { seedDemoClient } from './services/identity/demo'
 import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
+import { startLendingWorker } from './services/lending/jobs'
 
 const env = readEnv()
 const logger = createLogger(env.logLevel)
@@ -78,21 +82,25 @@ const demoLead = production || process.env.DEMO_CLIENT === '0' ? null : await se
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
 const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')
-const app = createApp(
-  {
-    database,
-    logger,
-    secrets,
-    now: () => new Date(),
-    messaging,
-    captcha: sandboxCaptcha,
-    identityVerification: sandboxIdentityVerification,
-    bankData: sandboxBankData,
-    uploadsDir: join(env.dataDir, 'uploads'),
-    trustProxy: process.env.TRUST_PROXY === '1',
-  },
-  { staticDir: existsSync(env.staticDir) ? env.staticDir : undefined },
-)
+const deps: AppDeps = {
+  database,
+  logger,
+  secrets,
+  now: () => new Date(),
+  messaging,
+  captcha: sandboxCaptcha,
+  identityVerification: sandboxIdentityVerification,
+  bankData: sandboxBankData,
+  scoring: sandboxScoring,
+  payout: sandboxPayout,
+  uploadsDir: join(env.dataDir, 'uploads'),
+  trustProxy: process.env.TRUST_PROXY === '1',
+}
+const app = createApp(deps, { staticDir: existsSync(env.staticDir) ? env.staticDir : undefined })
+
+// The decision engine and the payout run as jobs polled from the database (docs/decisions/0012); any number of
+// processes may poll the same database.
+const stopWorker = startLendingWorker(deps, Number(process.env.LENDING_POLL_MS) || 1000)
 
 // Throttle rows older than a day count for nothing.
 setInterval(() => void pruneHits(database.db, new Date()).catch(() => {}), 3600_000).unref()
@@ -125,6 +133,7 @@ async function shutdown(signal: string) {
   stopping = true
   logger.info({ signal }, 'shutting down')
   server.close()
+  await stopWorker()
   await database.close()
   process.exit(0)
 }

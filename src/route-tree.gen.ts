@@ -48,6 +48,7 @@ import { Route as ProfileNoLoanRouteImport } from './routes/profile/no-loan'
 import { Route as ProfileRepaymentRouteImport } from './routes/profile/repayment'
 import { Route as RegistrationIndexRouteImport } from './routes/registration/index'
 import { Route as RegistrationAddressRouteImport } from './routes/registration/address'
+import { Route as RegistrationBankDataRouteImport } from './routes/registration/bank-data'
 import { Route as RegistrationDetailsRouteImport } from './routes/registration/details'
 import { Route as RegistrationDocumentVerificationRouteImport } from './routes/registration/document-verification'
 import { Route as RegistrationDocumentsRouteImport } from './routes/registration/documents'
@@ -261,6 +262,11 @@ const RegistrationAddressRoute = RegistrationAddressRouteImport.update({
   path: '/address',
   getParentRoute: () => RegistrationRouteRoute,
 } as any)
+const RegistrationBankDataRoute = RegistrationBankDataRouteImport.update({
+  id: '/bank-data',
+  path: '/bank-data',
+  getParentRoute: () => RegistrationRouteRoute,
+} as any)
 const RegistrationDetailsRoute = RegistrationDetailsRouteImport.update({
   id: '/details',
   path: '/details',
@@ -371,6 +377,7 @@ export interface FileRoutesByFullPath {
   '/profile/no-loan': typeof ProfileNoLoanRoute
   '/profile/repayment': typeof ProfileRepaymentRoute
   '/registration/address': typeof RegistrationAddressRoute
+  '/registration/bank-data': typeof RegistrationBankDataRoute
   '/registration/details': typeof RegistrationDetailsRoute
   '/registration/document-verification': typeof RegistrationDocumentVerificationRoute
   '/registration/documents': typeof RegistrationDocumentsRoute
@@ -423,6 +430,7 @@ export interface FileRoutesByTo {
   '/profile/no-loan': typeof ProfileNoLoanRoute
   '/profile/repayment': typeof ProfileRepaymentRoute
   '/registration/address': typeof RegistrationAddressRoute
+  '/registration/bank-data': typeof RegistrationBankDataRoute
   '/registration/details': typeof RegistrationDetailsRoute
   '/registration/document-verification': typeof RegistrationDocumentVerificationRoute
   '/registration/documents': typeof RegistrationDocumentsRoute
@@ -479,6 +487,7 @@ export interface FileRoutesById {
   '/profile/no-loan': typeof ProfileNoLoanRoute
   '/profile/repayment': typeof ProfileRepaymentRoute
   '/registration/address': typeof RegistrationAddressRoute
+  '/registration/bank-data': typeof RegistrationBankDataRoute
   '/registration/details': typeof RegistrationDetailsRoute
   '/registration/document-verification': typeof RegistrationDocumentVerificationRoute
   '/registration/documents': typeof RegistrationDocumentsRoute
@@ -536,6 +545,7 @@ export interface FileRouteTypes {
     | '/profile/no-loan'
     | '/profile/repayment'
     | '/registration/address'
+    | '/registration/bank-data'
     | '/registration/details'
     | '/registration/document-verification'
     | '/registration/documents'
@@ -588,6 +598,7 @@ export interface FileRouteTypes {
     | '/profile/no-loan'
     | '/profile/repayment'
     | '/registration/address'
+    | '/registration/bank-data'
     | '/registration/details'
     | '/registration/document-verification'
     | '/registration/documents'
@@ -643,6 +654,7 @@ export interface FileRouteTypes {
     | '/profile/no-loan'
     | '/profile/repayment'
     | '/registration/address'
+    | '/registration/bank-data'
     | '/registration/details'
     | '/registration/document-verification'
     | '/registration/documents'
@@ -965,6 +977,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof RegistrationAddressRouteImport
       parentRoute: typeof RegistrationRouteRoute
     }
+    '/registration/bank-data': {
+      id: '/registration/bank-data'
+      path: '/bank-data'
+      fullPath: '/registration/bank-data'
+      preLoaderRoute: typeof RegistrationBankDataRouteImport
+      parentRoute: typeof RegistrationRouteRoute
+    }
     '/registration/details': {
       id: '/registration/details'
       path: '/details'
@@ -1137,6 +1156,7 @@ const ProfileRouteRouteWithChildren = ProfileRouteRoute._addFileChildren(
 
 interface RegistrationRouteRouteChildren {
   RegistrationAddressRoute: typeof RegistrationAddressRoute
+  RegistrationBankDataRoute: typeof RegistrationBankDataRoute
   RegistrationDetailsRoute: typeof RegistrationDetailsRoute
   RegistrationDocumentVerificationRoute: typeof RegistrationDocumentVerificationRoute
   RegistrationDocumentsRoute: typeof RegistrationDocumentsRoute
@@ -1149,6 +1169,7 @@ interface RegistrationRouteRouteChildren {
 
 const RegistrationRouteRouteChildren: RegistrationRouteRouteChildren = {
   RegistrationAddressRoute: RegistrationAddressRoute,
+  RegistrationBankDataRoute: RegistrationBankDataRoute,
   RegistrationDetailsRoute: RegistrationDetailsRoute,
   RegistrationDocumentVerificationRoute: RegistrationDocumentVerificationRoute,
   RegistrationDocumentsRoute: RegistrationDocumentsRoute,

@@ -23,6 +23,16 @@ export const journeySteps = [
   'disbursement_type',
   'no_loan_page',
   'reject_page',
+  // Issue 6: the application (docs/decisions/0012). The two *_processing steps are waiting states: the flow
+  // answers them with status 'completed' (the app shows the loading page), every other step is 'active'.
+  'application_processing',
+  'manual_page',
+  'offer_decrease',
+  'offer_increase',
+  'otp_agreement',
+  'payout_processing',
+  'tmc_page',
+  'loan_page',
 ] as const
 export type JourneyStep = (typeof journeySteps)[number]
 export type JourneyStatus = 'active' | 'completed'
@@ -60,6 +70,30 @@ export type JourneyEvent =
   | { type: 'SAVE_PAYOUT' }
   /** PUT /finish: the summary is confirmed with a payout method chosen. */
   | { type: 'FINISH' }
+  // Issue 6 (docs/decisions/0012): the application, from create to the loan.
+  /** POST /private/client/application. */
+  | { type: 'APPLY' }
+  /** PUT /private/client/application/{id} and POST .../{id}/promocode while it waits; the step stays. */
+  | { type: 'CHANGE_APPLICATION' }
+  /** POST /private/client/application/{id}/cancel. */
+  | { type: 'CANCEL_APPLICATION' }
+  /** The decision engine (or the back office, for manual verification). */
+  | { type: 'DECISION_APPROVED' }
+  | { type: 'DECISION_REJECTED' }
+  | { type: 'DECISION_MANUAL' }
+  | { type: 'DECISION_DECREASE' }
+  | { type: 'DECISION_INCREASE' }
+  /** PUT .../special/offer/approve, .../yhat/offer/approve/decrease, .../yhat/offer/approve/increase. */
+  | { type: 'OFFER_ANSWERED' }
+  /** POST /render/document and the code request of POST /application/agreement/{id}; the step stays. */
+  | { type: 'PREPARE_SIGNATURE' }
+  /** POST /application/agreement/{id} with the right code. */
+  | { type: 'SIGN' }
+  | { type: 'PAYOUT_SUCCEEDED' }
+  | { type: 'PAYOUT_CASH_PICKUP_READY' }
+  | { type: 'PAYOUT_FAILED' }
+  /** PUT /finish after a failed payout and a new payout account: the same disbursement is tried again. */
+  | { type: 'RETRY_PAYOUT' }
 
 export const clientJourneyMachine = setup({
   types: { events: {} as JourneyEvent },
@@ -89,11 +123,56 @@ export const clientJourneyMachine = setup({
         SKIP_BANK_DATA: 'disbursement_type',
       },
     },
-    disbursement_type: { on: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page' } },
-    /** Registration is complete and the client may apply (issue 6 continues from here). */
-    no_loan_page: { on: { SAVE_PAYOUT: 'no_loan_page' } },
-    /** Identity verification declined: no application can follow. */
-    reject_page: {},
+    /** A failed payout comes back here too: PUT /finish then retries it (RETRY_PAYOUT). */
+    disbursement_type: {
+      on: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page', RETRY_PAYOUT: 'payout_processing' },
+    },
+    /** Registration is complete and the client may apply (issue 6, docs/decisions/0012). */
+    no_loan_page: { on: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing' } },
+    /**
+     * Identity verification declined, or an application rejected. The service accepts APPLY here only from a
+     * client whose registration is complete (a payout account selected), which a declined identity never is.
+     */
+    reject_page: { on: { APPLY: 'application_processing' } },
+    application_processing: {
+      on: {
+        CHANGE_APPLICATION: 'application_processing',
+        CANCEL_APPLICATION: 'no_loan_page',
+        DECISION_APPROVED: 'otp_agreement',
+        DECISION_REJECTED: 'reject_page',
+        DECISION_MANUAL: 'manual_page',
+        DECISION_DECREASE: 'offer_decrease',
+        DECISION_INCREASE: 'offer_increase',
+      },
+    },
+    manual_page: {
+      on: {
+        CANCEL_APPLICATION: 'no_loan_page',
+        DECISION_APPROVED: 'otp_agreement',
+        DECISION_REJECTED: 'reject_page',
+      },
+    },
+    offer_decrease: { on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' } },
+    offer_increase: { on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' } },
+    otp_agreement: {
+      on: {
+        PREPARE_SIGNATURE: 'otp_agreement',
+        CHANGE_APPLICATION: 'otp_agreement',
+        CANCEL_APPLICATION: 'no_loan_page',
+        SIGN: 'payout_processing',
+      },
+    },
+    payout_processing: {
+      on: {
+        PAYOUT_SUCCEEDED: 'loan_page',
+        PAYOUT_CASH_PICKUP_READY: 'tmc_page',
+        PAYOUT_FAILED: 'disbursement_type',
+      },
+    },
+    /** Cash pickup: the loan exists and the money waits at the counter; the page shows the pickup number. */
+    tmc_page: {},
+    /** An active loan (my-loan). */
+    loan_page: {},
   },
 })
 
@@ -110,9 +189,13 @@ export function restoreJourney(persisted: PersistedJourney): JourneySnapshot {
   return clientJourneyMachine.resolveState({ value: persisted.value, context: {} })
 }
 
-/** The flow answer of GET /flow: every step in issue 5 is one the client acts on. */
+/** Steps where the client waits for the server (decision, payout): the app shows the loading page. */
+export const waitingSteps: readonly JourneyStep[] = ['application_processing', 'payout_processing']
+
+/** The flow answer of GET /flow: 'completed' while the server works, 'active' on every step the client acts on. */
 export function flowOf(persisted: PersistedJourney): { step: JourneyStep; status: JourneyStatus } {
-  return { step: restoreJourney(persisted).value as JourneyStep, status: 'active' }
+  const step = restoreJourney(persisted).value as JourneyStep
+  return { step, status: waitingSteps.includes(step) ? 'completed' : 'active' }
 }
 
 /**

@@ -16,8 +16,15 @@ import * as referenceSchema from './schema'
 import * as affiliateSchema from './schema-affiliate'
 import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
+import * as lendingSchema from './schema-lending'
 
-const schema = { ...referenceSchema, ...identitySchema, ...journeySchema, ...affiliateSchema }
+const schema = {
+  ...referenceSchema,
+  ...identitySchema,
+  ...journeySchema,
+  ...lendingSchema,
+  ...affiliateSchema,
+}
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>

@@ -6,6 +6,8 @@ import type { BankDataProvider } from '../providers/bank-data'
 import type { CaptchaProvider } from '../providers/captcha'
 import type { IdentityVerificationProvider } from '../providers/identity-verification'
 import type { MessagingProvider } from '../providers/messaging'
+import type { PayoutProvider } from '../providers/payout'
+import type { ScoringProvider } from '../providers/scoring'
 
 export interface AppDeps {
   database: Database
@@ -20,6 +22,10 @@ export interface AppDeps {
   identityVerification: IdentityVerificationProvider
   /** Kontomatik-style bank data; the sandbox answers by the credentials typed. */
   bankData: BankDataProvider
+  /** Credit scoring for the decision engine; the sandbox decides by the client's first name. */
+  scoring: ScoringProvider
+  /** Sends loan money out; the sandbox decides by the payout account. */
+  payout: PayoutProvider
   /** Where uploaded files are written (DATA_DIR/uploads); created on first use. */
   uploadsDir: string
   /** Behind a reverse proxy: read the caller's address and scheme from X-Forwarded-* (TRUST_PROXY=1). */

@@ -66,8 +66,23 @@ export function createApiClient(hooks: ApiHooks) {
     },
   })
 
+  function failure(error: unknown, fullPath: string, signal?: AbortSignal, quiet = false): unknown {
+    if (!(error instanceof FetchError)) return error
+    if (error.name === 'AbortError' || signal?.aborted) return error
+    const status = error.response?.status ?? 500
+    const body = error.data as Envelope<unknown> | undefined
+    if (status >= 500 && !quiet) hooks.onServerFailure(status, fullPath)
+    else if (status === 401 || status === 403) hooks.onUnauthorized(status, fullPath)
+    return new ApiError(
+      status,
+      fullPath,
+      body?.response?.code ?? 'error',
+      body?.response?.message ?? error.message,
+      body?.response?.violations ?? [],
+    )
+  }
+
   async function request<T>(method: string, path: string, options: RequestOptions = {}) {
-    const fullPath = `/web${path}`
     try {
       const response = await raw.raw<Envelope<T>>(path, {
         method,
@@ -78,21 +93,7 @@ export function createApiClient(hooks: ApiHooks) {
       })
       return { data: response._data?.data as T, headers: response.headers }
     } catch (error) {
-      if (error instanceof FetchError) {
-        if (error.name === 'AbortError' || options.signal?.aborted) throw error
-        const status = error.response?.status ?? 500
-        const body = error.data as Envelope<unknown> | undefined
-        if (status >= 500 && !options.quiet) hooks.onServerFailure(status, fullPath)
-        else if (status === 401 || status === 403) hooks.onUnauthorized(status, fullPath)
-        throw new ApiError(
-          status,
-          fullPath,
-          body?.response?.code ?? 'error',
-          body?.response?.message ?? error.message,
-          body?.response?.violations ?? [],
-        )
-      }
-      throw error
+      throw failure(error, `/web${path}`, options.signal, options.quiet)
     }
   }
 
@@ -106,6 +107,19 @@ export function createApiClient(hooks: ApiHooks) {
       (await request<T>('PATCH', path, { ...options, body })).data,
     delete: async <T>(path: string, options?: RequestOptions) =>
       (await request<T>('DELETE', path, options)).data,
+    /** A binary answer (a PDF download): no envelope, the same failure handling. */
+    async blob(path: string, options: RequestOptions = {}): Promise<Blob> {
+      try {
+        return await raw(path, {
+          method: 'GET',
+          query: options.query,
+          signal: options.signal,
+          responseType: 'blob',
+        })
+      } catch (error) {
+        throw failure(error, `/web${path}`, options.signal)
+      }
+    },
     /** A paginated list: items plus the x-* headers of spec section 7. */
     async page<T>(path: string, options?: RequestOptions) {
       const { data, headers } = await request<T[]>('GET', path, options)

@@ -5,6 +5,7 @@
  * Components read typed messages with `useMessages()`.
  */
 import { createContext, type ReactNode, useContext } from 'react'
+import type enApplication from './locales/en/application.json'
 import type enAuth from './locales/en/auth.json'
 import type enCalculator from './locales/en/calculator.json'
 import type enJourney from './locales/en/journey.json'
@@ -14,18 +15,26 @@ export type Messages = typeof en & {
   calculator: typeof enCalculator
   auth: typeof enAuth
   journey: typeof enJourney
+  application: typeof enApplication
 }
 export type Locale = 'en'
 
 const loaders: Record<Locale, () => Promise<Messages>> = {
   en: async () => {
-    const [base, calculator, auth, journey] = await Promise.all([
+    const [base, calculator, auth, journey, application] = await Promise.all([
       import('./locales/en.json'),
       import('./locales/en/calculator.json'),
       import('./locales/en/auth.json'),
       import('./locales/en/journey.json'),
+      import('./locales/en/application.json'),
     ])
-    return { ...base.default, calculator: calculator.default, auth: auth.default, journey: journey.default }
+    return {
+      ...base.default,
+      calculator: calculator.default,
+      auth: auth.default,
+      journey: journey.default,
+      application: application.default,
+    }
   },
 }
 

@@ -13,6 +13,7 @@ const journeyFiles = [
   'src/routes/application',
   'src/routes/profile/my-loan.tsx',
   'src/features/journey',
+  'src/features/registration',
 ]
 
 function filesUnder(relative: string): string[] {

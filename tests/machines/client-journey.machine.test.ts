@@ -35,6 +35,21 @@ const allEvents: JourneyEvent[] = [
   'SKIP_BANK_DATA',
   'SAVE_PAYOUT',
   'FINISH',
+  'APPLY',
+  'CHANGE_APPLICATION',
+  'CANCEL_APPLICATION',
+  'DECISION_APPROVED',
+  'DECISION_REJECTED',
+  'DECISION_MANUAL',
+  'DECISION_DECREASE',
+  'DECISION_INCREASE',
+  'OFFER_ANSWERED',
+  'PREPARE_SIGNATURE',
+  'SIGN',
+  'PAYOUT_SUCCEEDED',
+  'PAYOUT_CASH_PICKUP_READY',
+  'PAYOUT_FAILED',
+  'RETRY_PAYOUT',
 ].map((type) => ({ type }) as JourneyEvent)
 
 /** The decision record of docs/decisions/0010: from each step, each accepted event and where it leads. */
@@ -55,9 +70,43 @@ const expected: Record<JourneyStep, Partial<Record<JourneyEvent['type'], Journey
     BANK_DATA_IMPORTED: 'disbursement_type',
     SKIP_BANK_DATA: 'disbursement_type',
   },
-  disbursement_type: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page' },
-  no_loan_page: { SAVE_PAYOUT: 'no_loan_page' },
-  reject_page: {},
+  disbursement_type: {
+    SAVE_PAYOUT: 'disbursement_type',
+    FINISH: 'no_loan_page',
+    RETRY_PAYOUT: 'payout_processing',
+  },
+  no_loan_page: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing' },
+  reject_page: { APPLY: 'application_processing' },
+  // Issue 6, docs/decisions/0012.
+  application_processing: {
+    CHANGE_APPLICATION: 'application_processing',
+    CANCEL_APPLICATION: 'no_loan_page',
+    DECISION_APPROVED: 'otp_agreement',
+    DECISION_REJECTED: 'reject_page',
+    DECISION_MANUAL: 'manual_page',
+    DECISION_DECREASE: 'offer_decrease',
+    DECISION_INCREASE: 'offer_increase',
+  },
+  manual_page: {
+    CANCEL_APPLICATION: 'no_loan_page',
+    DECISION_APPROVED: 'otp_agreement',
+    DECISION_REJECTED: 'reject_page',
+  },
+  offer_decrease: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
+  offer_increase: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
+  otp_agreement: {
+    PREPARE_SIGNATURE: 'otp_agreement',
+    CHANGE_APPLICATION: 'otp_agreement',
+    CANCEL_APPLICATION: 'no_loan_page',
+    SIGN: 'payout_processing',
+  },
+  payout_processing: {
+    PAYOUT_SUCCEEDED: 'loan_page',
+    PAYOUT_CASH_PICKUP_READY: 'tmc_page',
+    PAYOUT_FAILED: 'disbursement_type',
+  },
+  tmc_page: {},
+  loan_page: {},
 }
 
 describe('client journey statechart', () => {
@@ -105,5 +154,12 @@ describe('client journey statechart', () => {
   it('answers the flow as step and status', () => {
     expect(flowOf(initialJourney)).toEqual({ step: 'new_client_created', status: 'active' })
     expect(flowOf({ value: 'no_loan_page' })).toEqual({ step: 'no_loan_page', status: 'active' })
+    // The server is working (decision, payout): the app shows the loading page.
+    expect(flowOf({ value: 'application_processing' })).toEqual({
+      step: 'application_processing',
+      status: 'completed',
+    })
+    expect(flowOf({ value: 'payout_processing' })).toEqual({ step: 'payout_processing', status: 'completed' })
+    expect(flowOf({ value: 'otp_agreement' })).toEqual({ step: 'otp_agreement', status: 'active' })
   })
 })

@@ -11,11 +11,18 @@ import { sandboxBankData } from '../../server/providers/bank-data'
 import { sandboxCaptcha } from '../../server/providers/captcha'
 import { sandboxIdentityVerification } from '../../server/providers/identity-verification'
 import { createSandboxMessaging } from '../../server/providers/messaging'
+import { sandboxPayout } from '../../server/providers/payout'
+import { sandboxScoring } from '../../server/providers/scoring'
 import { createTestDatabase } from './database'
 
 export interface TestAppOptions extends AppOptions {
   /** Replace a provider or a setting (e.g. a failing messaging provider, trustProxy). */
-  deps?: Partial<Pick<AppDeps, 'messaging' | 'captcha' | 'trustProxy' | 'identityVerification' | 'bankData'>>
+  deps?: Partial<
+    Pick<
+      AppDeps,
+      'messaging' | 'captcha' | 'trustProxy' | 'identityVerification' | 'bankData' | 'scoring' | 'payout'
+    >
+  >
 }
 
 /**
@@ -48,6 +55,8 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
     captcha: sandboxCaptcha,
     identityVerification: sandboxIdentityVerification,
     bankData: sandboxBankData,
+    scoring: sandboxScoring,
+    payout: sandboxPayout,
     uploadsDir,
     trustProxy: true,
     ...overrides,

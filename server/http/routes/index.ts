@@ -4,6 +4,7 @@ import { identityRoutes } from './identity'
 import { backOfficeIdentityRoutes } from './identity-back-office'
 import { singleLinkRoutes } from './identity-single-link'
 import { journeyRoutes } from './journey'
+import { lendingRoutes } from './lending'
 import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { referenceRoutes } from './reference'
@@ -22,4 +23,5 @@ export const allRoutes: AnyRoute[] = [
   ...payoutRoutes,
   ...uploadRoutes,
   ...verificationRoutes,
+  ...lendingRoutes,
 ]

@@ -14,6 +14,7 @@ import {
   payoutUniqueError,
   selectDisbursement,
 } from '../../services/journey/payout'
+import { failedDisbursement, retryPayoutInTransaction } from '../../services/lending/payout'
 import { ok } from '../envelope'
 import { validationFailed } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
@@ -91,11 +92,20 @@ export const payoutRoutes: AnyRoute[] = [
   defineRoute({
     method: 'put',
     path: '/private/client/finish',
-    summary: 'Finish registration (disbursement_type -> no_loan_page) once a payout account is selected',
+    summary:
+      'Finish registration (disbursement_type -> no_loan_page) once a payout account is selected; after a failed payout, retry it to the account selected now',
     tags: ['journey'],
     access: 'client',
     handler: async (c) => {
       const id = clientIdOf(c)
+      // Issue 6: a payout that failed comes back to this step; finishing it again retries the payout.
+      if (await failedDisbursement(db(c), id)) {
+        const now = deps(c).now()
+        const retry = await journeyTransaction(deps(c), id, { type: 'RETRY_PAYOUT' }, now, (tx) =>
+          retryPayoutInTransaction(tx, id, now),
+        )
+        return ok(c, { flow: retry.flow })
+      }
       const change = await journeyTransaction(deps(c), id, { type: 'FINISH' }, deps(c).now(), (tx) =>
         assertPayoutSelected(tx, id),
       )

@@ -51,7 +51,10 @@ async function verificationPerson(dbx: ReturnType<typeof db>, clientId: number) 
   }
 }
 
-const decisionEvents: Record<string, JourneyEvent['type']> = {
+const decisionEvents: Record<
+  string,
+  'VERIFICATION_APPROVED' | 'VERIFICATION_DECLINED' | 'VERIFICATION_RESUBMISSION'
+> = {
   approved: 'VERIFICATION_APPROVED',
   declined: 'VERIFICATION_DECLINED',
   resubmission_requested: 'VERIFICATION_RESUBMISSION',

@@ -2,9 +2,9 @@
  * Client accounts: sign-up with recorded consents, verification marks, login, credential changes, blocking,
  * and the client view the app reads (spec section 3, Client).
  */
+
 import { createHash } from 'node:crypto'
 import { eq, or } from 'drizzle-orm'
-import { calculatorConfigSchema } from '../../../domain/calculator-config'
 import { consentVersions, messageKeys, type SignUp } from '../../../domain/identity'
 import { CLIENT_BLOCKED } from '../../auth/authenticate'
 import { hashPassword } from '../../auth/passwords'
@@ -12,7 +12,7 @@ import type { Db, DbOrTx } from '../../db/client'
 import { client, consent } from '../../db/schema-identity'
 import { ApiError, validationFailed } from '../../http/errors'
 import { takeLead } from '../affiliate/leads'
-import { readConfig } from '../config'
+import { activeApplication, lendingFacts } from '../lending/applications'
 import { checkPasswordThrottled } from './login'
 
 export type ClientRow = typeof client.$inferSelect
@@ -182,7 +182,8 @@ const hashedId = (id: number) => createHash('sha256').update(`hiram-client-${id}
 
 /** The Client of spec section 3, as the app reads it. */
 export async function clientView(db: DbOrTx, row: ClientRow) {
-  const calculator = await readConfig(db, 'calculator', calculatorConfigSchema)
+  const facts = await lendingFacts(db, row.id)
+  const application = await activeApplication(db, row.id)
   return {
     id: row.id,
     uuid: row.uuid,
@@ -193,11 +194,11 @@ export async function clientView(db: DbOrTx, row: ClientRow) {
     status: row.status,
     phoneVerified: row.phoneVerifiedAt !== null,
     emailVerified: row.emailVerifiedAt !== null,
-    // Until loans exist, every client is on a first loan: the new-client maximum.
-    availableLoanAmount: { amount: calculator.initialStates.new.maxAmount },
-    closedLoansCount: 0,
-    hasActiveLoan: false,
-    hasActualApplication: false,
+    // From the client's loans (docs/decisions/0012): the kind's maximum, 0 while a loan is active.
+    availableLoanAmount: { amount: facts.availableAmount },
+    closedLoansCount: facts.closedLoans,
+    hasActiveLoan: facts.activeLoans > 0,
+    hasActualApplication: application !== null,
     hasActiveRefinancing: false,
     soldDebt: false,
     info: { mobilePhone: { number: row.phone } },

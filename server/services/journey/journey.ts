@@ -63,6 +63,21 @@ const eventCalls: Record<JourneyEvent['type'], string> = {
   SKIP_BANK_DATA: 'Skipping bank linking',
   SAVE_PAYOUT: 'A payout method',
   FINISH: 'Finishing registration',
+  APPLY: 'A new application',
+  CHANGE_APPLICATION: 'A change to the application',
+  CANCEL_APPLICATION: 'Cancelling the application',
+  DECISION_APPROVED: 'A decision on the application',
+  DECISION_REJECTED: 'A decision on the application',
+  DECISION_MANUAL: 'A decision on the application',
+  DECISION_DECREASE: 'A decision on the application',
+  DECISION_INCREASE: 'A decision on the application',
+  OFFER_ANSWERED: 'An answer to the offer',
+  PREPARE_SIGNATURE: 'The loan documents',
+  SIGN: 'Signing the agreement',
+  PAYOUT_SUCCEEDED: 'A payout result',
+  PAYOUT_CASH_PICKUP_READY: 'A payout result',
+  PAYOUT_FAILED: 'A payout result',
+  RETRY_PAYOUT: 'Retrying the payout',
 }
 
 /** 409: the call does not fit the client's current step. The answer names the step so the app can re-route. */
@@ -74,7 +89,7 @@ export class JourneyStepMismatch extends ApiError {
     super(
       409,
       'journeyStepMismatch',
-      `${eventCalls[event]} cannot be accepted at the current registration step (${step}).`,
+      `${eventCalls[event]} cannot be accepted at the current step (${step}).`,
     )
   }
 }

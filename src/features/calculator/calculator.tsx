@@ -35,9 +35,23 @@ export interface CalculatorProps {
   extraNote?: boolean
   /** False where the page itself goes on (the apply form); the state still travels in the cookie. */
   submit?: boolean
+  /** Told the settled amount, term and fee choice whenever they change (the offer-increase page reads them). */
+  onSelection?: (selection: CalculatorSelection) => void
 }
 
-export function Calculator({ mode = 'full', client, extraNote = false, submit = true }: CalculatorProps) {
+export interface CalculatorSelection {
+  amount: number
+  term: number
+  optionalFee: boolean
+}
+
+export function Calculator({
+  mode = 'full',
+  client,
+  extraNote = false,
+  submit = true,
+  onSelection,
+}: CalculatorProps) {
   const api = useApi()
   const navigate = useNavigate()
   const m = useMessages().calculator
@@ -67,6 +81,11 @@ export function Calculator({ mode = 'full', client, extraNote = false, submit = 
   useEffect(() => {
     if (ready) writeCalculatorCookie({ amount, term, tab, optionalFee, promoCode })
   }, [ready, amount, term, tab, optionalFee, promoCode])
+  const selectionListener = useRef(onSelection)
+  selectionListener.current = onSelection
+  useEffect(() => {
+    if (ready) selectionListener.current?.({ amount, term, optionalFee })
+  }, [ready, amount, term, optionalFee])
 
   // Carry out the machine's submit decision (spec section 4, Submit from the calculator).
   const [submitting, setSubmitting] = useState(false)

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { AcceptedCashScreen } from '../../features/application/accepted-screens'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/application/accepted-cash')({
-  component: Page,
+  loader: () => loadPageTitle('application_accepted_cash'),
+  head: titleHead,
+  component: AcceptedCashScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_accepted_cash} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ApplicationLoading } from '../../features/application/application-loading'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/application/loading')({
-  component: Page,
+  loader: () => loadPageTitle('application_loading'),
+  head: titleHead,
+  component: ApplicationLoading,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_loading} />
-}

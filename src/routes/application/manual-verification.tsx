@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ManualVerificationScreen } from '../../features/application/manual-verification-screen'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/application/manual-verification')({
-  component: Page,
+  loader: () => loadPageTitle('application_manual_verification'),
+  head: titleHead,
+  component: ManualVerificationScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_manual_verification} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { OfferDecreaseScreen } from '../../features/application/offer-screens'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/application/offer-decrease')({
-  component: Page,
+  loader: () => loadPageTitle('application_offer_decrease'),
+  head: titleHead,
+  component: OfferDecreaseScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.application_offer_decrease} />
-}

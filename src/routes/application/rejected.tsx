@@ -1,11 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { RejectedScreen } from '../../features/application/rejected-screen'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/application/rejected')({
+  loader: () => loadPageTitle('application_rejected'),
+  head: titleHead,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.application_rejected} />
+  return <RejectedScreen />
 }

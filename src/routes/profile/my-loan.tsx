@@ -1,16 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { MyLoanScreen } from '../../features/application/my-loan-screen'
 import { journeyBeforeLoad } from '../../features/journey/journey-routing'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/profile/my-loan')({
   // A single-link session is confined here by the profile guard and has no journey of its own.
   beforeLoad: (options) => {
     if (!options.context.auth.getSnapshot().matches('singleLink')) journeyBeforeLoad(options)
   },
-  component: Page,
+  loader: () => loadPageTitle('profile_my_loan'),
+  head: titleHead,
+  component: MyLoanScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile_my_loan} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { AddressForm } from '../../features/registration/address-form'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/address')({
-  component: Page,
+  loader: () => loadPageTitle('registration_address'),
+  head: titleHead,
+  component: AddressForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_address} />
-}

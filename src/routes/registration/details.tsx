@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DetailsPage } from '../../features/registration/details-form'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/details')({
-  component: Page,
+  loader: () => loadPageTitle('registration_details'),
+  head: titleHead,
+  component: DetailsPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_details} />
-}

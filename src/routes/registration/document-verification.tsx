@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DocumentVerification } from '../../features/registration/document-verification'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/document-verification')({
-  component: Page,
+  loader: () => loadPageTitle('registration_document_verification'),
+  head: titleHead,
+  component: DocumentVerification,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_document_verification} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DocumentsForm } from '../../features/registration/documents-form'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/documents')({
-  component: Page,
+  loader: () => loadPageTitle('registration_documents'),
+  head: titleHead,
+  component: DocumentsForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_documents} />
-}

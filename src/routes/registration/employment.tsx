@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { EmploymentPage } from '../../features/registration/employment-form'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/employment')({
-  component: Page,
+  loader: () => loadPageTitle('registration_employment'),
+  head: titleHead,
+  component: EmploymentPage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_employment} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { PaymentForm } from '../../features/registration/payment-form'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/payment')({
-  component: Page,
+  loader: () => loadPageTitle('registration_payment'),
+  head: titleHead,
+  component: PaymentForm,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_payment} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { ReferencePage } from '../../features/registration/reference-form'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/reference')({
-  component: Page,
+  loader: () => loadPageTitle('registration_reference'),
+  head: titleHead,
+  component: ReferencePage,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_reference} />
-}

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { SummaryScreen } from '../../features/application/summary-screen'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/registration/summary')({
-  component: Page,
+  loader: () => loadPageTitle('registration_summary'),
+  head: titleHead,
+  component: SummaryScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.registration_summary} />
-}

@@ -1,0 +1,579 @@
+/**
+ * Applications (spec sections 3, 4 and 7): create, change, cancel, promo codes, counter-offer answers, and the
+ * views the app reads. Every change runs as one journey transaction (server/services/journey/journey.ts): the
+ * client's journey row is locked first, so all calls of one client (and the decision engine's and payout's
+ * results) take turns, and the partial unique index `application_one_active_per_client_uq` makes a second
+ * active application impossible whatever happens. Prices always come from the pricing engine.
+ */
+import { createHash } from 'node:crypto'
+import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
+import type { ClientKind } from '../../../domain/offer'
+import type { DbOrTx, Tx } from '../../db/client'
+import { client } from '../../db/schema-identity'
+import { disbursementEntry } from '../../db/schema-journey'
+import {
+  application,
+  INACTIVE_APPLICATION_STATUSES,
+  lendingJob,
+  loan,
+  loanDocument,
+} from '../../db/schema-lending'
+import type { AppDeps } from '../../http/context'
+import { ApiError, notFound, type Violation, validationFailed } from '../../http/errors'
+import { JourneyStepMismatch, journeyTransaction, uniqueViolationOn } from '../journey/journey'
+import { checkPromo, lendingConfig, type PricedOffer, priceOffer } from '../pricing'
+
+/** What a change needs: the database, and the logger the journey writes its event line to. */
+export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
+
+/** Application status codes, spec section 4. */
+export const AppStatus = {
+  new: 1,
+  signing: 2,
+  accepted: 3,
+  completed: 4,
+  canceled: 5,
+  rejected: 6,
+  verification: 7,
+  specialOffer: 13,
+  manualVerification: 14,
+  yhatDecrease: 17,
+  yhatIncrease: 18,
+  terminated: 23,
+  decisionError: 401,
+} as const
+
+/** Loan status codes, spec section 4. */
+export const LoanStatus = { active: 4, paid: 5 } as const
+
+export const isActiveStatus = (status: number) =>
+  !(INACTIVE_APPLICATION_STATUSES as readonly number[]).includes(status)
+
+export type ApplicationRow = typeof application.$inferSelect
+
+/** What the lender knows about a client's borrowing: the pricing kind and the amount available now. */
+export interface LendingFacts {
+  kind: Exclude<ClientKind, 'guest'>
+  closedLoans: number
+  activeLoans: number
+  availableAmount: number
+}
+
+export async function lendingFacts(db: DbOrTx, clientId: number): Promise<LendingFacts> {
+  const { calculator } = await lendingConfig(db)
+  const rows = await db
+    .select({ status: loan.status, n: count() })
+    .from(loan)
+    .where(eq(loan.clientId, clientId))
+    .groupBy(loan.status)
+  const closedLoans = rows.find((r) => r.status === LoanStatus.paid)?.n ?? 0
+  const activeLoans = rows.find((r) => r.status === LoanStatus.active)?.n ?? 0
+  const kind = closedLoans > 0 ? 'repeat' : 'new'
+  const state = kind === 'repeat' ? calculator.initialStates.repeated : calculator.initialStates.new
+  // One loan at a time: additional loans need the loan-servicing side (repayments), a later issue.
+  const availableAmount = activeLoans > 0 ? 0 : Math.min(state.maxAmount, calculator.amountLimits.amountTo)
+  return { kind, closedLoans, activeLoans, availableAmount }
+}
+
+const hashedId = (id: number) =>
+  createHash('sha256').update(`hiram-application-${id}`).digest('hex').slice(0, 16)
+
+/** The Application of spec section 3 as the app reads it. Money in centavos. */
+export function applicationView(row: ApplicationRow, entryType: string | null = null) {
+  return {
+    id: row.id,
+    hashedId: hashedId(row.id),
+    status: row.status,
+    desiredLoanAmount: { amount: row.desiredAmount },
+    desiredTerm: { value: row.desiredTerm, unit: 'day' as const },
+    principalAmount: { amount: row.principalAmount },
+    loanAmount: { amount: row.principalAmount, currency: 'PHP' as const },
+    term: { value: row.term, unit: 'day' as const },
+    /** The counter-offer: the lower amount (13, 17) or the upper limit of an increase (18). */
+    offeredAmount: row.offeredAmount === null ? null : { amount: row.offeredAmount },
+    borrowersAdvantagePackageFeeConsent: row.packageFeeConsent,
+    promoCode: row.promoCode,
+    paymentMethod: row.paymentMethod,
+    disbursementType: entryType ? { type: entryType } : null,
+    cashPickupNumber: row.cashPickupNumber,
+    createdAt: row.createdAt.toISOString(),
+    signedAt: row.signedAt?.toISOString() ?? null,
+  }
+}
+export type ApplicationView = ReturnType<typeof applicationView>
+
+async function entryTypeOf(db: DbOrTx, row: ApplicationRow): Promise<string | null> {
+  const id = row.disbursementEntryId
+  if (id !== null) {
+    const [entry] = await db
+      .select({ type: disbursementEntry.type })
+      .from(disbursementEntry)
+      .where(eq(disbursementEntry.id, id))
+    return entry?.type ?? null
+  }
+  const [selected] = await db
+    .select({ type: disbursementEntry.type })
+    .from(disbursementEntry)
+    .where(and(eq(disbursementEntry.clientId, row.clientId), eq(disbursementEntry.selected, true)))
+  return selected?.type ?? null
+}
+
+export async function viewOf(db: DbOrTx, row: ApplicationRow) {
+  return applicationView(row, await entryTypeOf(db, row))
+}
+
+/** The client's newest application (the "actual" one), active or not; null when there is none. */
+export async function actualApplication(db: DbOrTx, clientId: number): Promise<ApplicationRow | null> {
+  const [row] = await db
+    .select()
+    .from(application)
+    .where(eq(application.clientId, clientId))
+    .orderBy(desc(application.createdAt), desc(application.id))
+    .limit(1)
+  return row ?? null
+}
+
+/** One of the client's own applications; anyone else's is a 404, as if it did not exist. */
+export async function ownApplication(db: DbOrTx, clientId: number, id: number): Promise<ApplicationRow> {
+  const [row] = await db
+    .select()
+    .from(application)
+    .where(and(eq(application.id, id), eq(application.clientId, clientId)))
+  if (!row) throw notFound('Application')
+  return row
+}
+
+/** The same, locked for the rest of the transaction. */
+export async function lockApplication(tx: Tx, clientId: number, id: number): Promise<ApplicationRow> {
+  const [row] = await tx
+    .select()
+    .from(application)
+    .where(and(eq(application.id, id), eq(application.clientId, clientId)))
+    .for('update')
+  if (!row) throw notFound('Application')
+  return row
+}
+
+export async function activeApplication(db: DbOrTx, clientId: number): Promise<ApplicationRow | null> {
+  const [row] = await db
+    .select()
+    .from(application)
+    .where(
+      and(
+        eq(application.clientId, clientId),
+        notInArray(application.status, [...INACTIVE_APPLICATION_STATUSES]),
+      ),
+    )
+  return row ?? null
+}
+
+export const applicationExist = () =>
+  new ApiError(409, 'applicationExist', 'You already have an application in progress.')
+
+const statusConflict = (what: string, status: number) =>
+  new ApiError(
+    409,
+    'applicationStatus',
+    `${what} is not possible while the application is in status ${status}.`,
+  )
+
+/** Offer violations (`amount`, `term`, `promoCode`) renamed onto the body's fields. */
+function renamed(violations: Violation[], paths: Record<string, string>): Violation[] {
+  return violations.map((v) => ({ ...v, propertyPath: paths[v.propertyPath] ?? v.propertyPath }))
+}
+
+export interface Figures {
+  amount: number
+  term: number
+  withPackageFee: boolean
+  promoCode?: string | null
+}
+
+/**
+ * Prices figures for a client: the calculator's range and grid, the available amount and the legal caps are all
+ * checked by the pricing engine; a bad figure is a 400 on the caller's own field names.
+ */
+export async function priceFor(
+  db: DbOrTx,
+  clientId: number,
+  facts: LendingFacts,
+  figures: Figures,
+  now: Date,
+  paths: Record<string, string>,
+  maxAmount = facts.availableAmount,
+): Promise<PricedOffer> {
+  try {
+    return await priceOffer(
+      db,
+      {
+        kind: facts.kind,
+        amount: figures.amount,
+        term: figures.term,
+        withPackageFee: figures.withPackageFee,
+        promoCode: figures.promoCode ?? undefined,
+        clientId,
+        maxAmount,
+      },
+      now,
+    )
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'validationError')
+      throw validationFailed(renamed(error.violations, paths))
+    throw error
+  }
+}
+
+export interface CreateApplication {
+  amount: number
+  term: number
+  withPackageFee: boolean
+  paymentMethod: string
+  promoCode?: string
+  iovation?: string
+  affiliate?: Record<string, string>
+  marketing?: Record<string, string>
+}
+
+const createPaths = { amount: 'loanAmount.amount', term: 'term.value' }
+
+async function byIdempotencyKey(db: DbOrTx, clientId: number, key: string) {
+  const [row] = await db
+    .select()
+    .from(application)
+    .where(and(eq(application.clientId, clientId), eq(application.idempotencyKey, key)))
+  return row ?? null
+}
+
+/** POST /private/client/application. Returns the row and whether it was created now (false: a replay). */
+export async function createApplication(
+  ctx: LendingCtx,
+  clientId: number,
+  input: CreateApplication,
+  idempotencyKey: string | null,
+  now: Date,
+): Promise<{ row: ApplicationRow; created: boolean }> {
+  const db = ctx.database.db
+  if (idempotencyKey) {
+    const first = await byIdempotencyKey(db, clientId, idempotencyKey)
+    if (first) return { row: first, created: false }
+  }
+  const facts = await lendingFacts(db, clientId)
+  if (facts.availableAmount <= 0)
+    throw new ApiError(409, 'loanNotAvailable', 'No loan is available to you while a loan is active.')
+  const offer = await priceFor(
+    db,
+    clientId,
+    facts,
+    {
+      amount: input.amount,
+      term: input.term,
+      withPackageFee: input.withPackageFee,
+      promoCode: input.promoCode,
+    },
+    now,
+    createPaths,
+  )
+  if (input.promoCode && !offer.promo?.applied)
+    throw validationFailed([{ propertyPath: 'promoCode', message: 'error-promo-applied-wrong' }])
+
+  try {
+    const change = await journeyTransaction(ctx, clientId, { type: 'APPLY' }, now, async (tx) => {
+      const [selected] = await tx
+        .select({ id: disbursementEntry.id })
+        .from(disbursementEntry)
+        .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
+      if (!selected)
+        throw new ApiError(409, 'registrationIncomplete', 'Choose how to receive the money before applying.')
+      const [row] = await tx
+        .insert(application)
+        .values({
+          clientId,
+          status: AppStatus.new,
+          desiredAmount: input.amount,
+          desiredTerm: input.term,
+          principalAmount: input.amount,
+          term: input.term,
+          packageFeeConsent: input.withPackageFee,
+          promoCode: input.promoCode ?? null,
+          paymentMethod: input.paymentMethod,
+          clientKind: facts.kind,
+          iovationBlackbox: input.iovation || null,
+          affiliate: input.affiliate ?? null,
+          marketing: input.marketing ?? null,
+          idempotencyKey,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning()
+      if (!row) throw new Error('insert returned nothing')
+      await tx
+        .insert(lendingJob)
+        .values({ kind: 'decide', applicationId: row.id, runAt: now, createdAt: now })
+      return row
+    })
+    return { row: change.result, created: true }
+  } catch (error) {
+    // A concurrent create with the same key won: answer its result.
+    if (idempotencyKey) {
+      const first = await byIdempotencyKey(db, clientId, idempotencyKey)
+      if (first) return { row: first, created: false }
+    }
+    const index = uniqueViolationOn(error)
+    if (index === 'application_one_active_per_client_uq') throw applicationExist()
+    if (error instanceof JourneyStepMismatch && (await activeApplication(db, clientId)))
+      throw applicationExist()
+    throw error
+  }
+}
+
+export interface ChangeApplication {
+  amount?: number
+  term?: number
+  withPackageFee?: boolean
+}
+
+/**
+ * PUT /private/client/application/{id}. While the decision is pending (status 1) any valid figures; the decision
+ * is taken again on the new figures. Once approved (status 2, signing) only lower or equal figures than the
+ * approved ones, or the fee consent: the approval covers them, and documents rendered before are stale.
+ */
+export async function changeApplication(
+  ctx: LendingCtx,
+  clientId: number,
+  id: number,
+  input: ChangeApplication,
+  now: Date,
+) {
+  const db = ctx.database.db
+  const current = await ownApplication(db, clientId, id)
+  const facts = await lendingFacts(db, clientId)
+  const figures: Figures = {
+    amount: input.amount ?? current.principalAmount,
+    term: input.term ?? current.term,
+    withPackageFee: input.withPackageFee ?? current.packageFeeConsent,
+    promoCode: current.promoCode,
+  }
+  const paths = { amount: 'amount.amount', term: 'term.value' }
+  await priceFor(db, clientId, facts, figures, now, paths, Math.max(facts.availableAmount, 0))
+  const change = await journeyTransaction(ctx, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
+    const row = await lockApplication(tx, clientId, id)
+    if (row.status === AppStatus.signing) {
+      const violations: Violation[] = []
+      if (figures.amount > row.principalAmount)
+        violations.push({
+          propertyPath: 'amount.amount',
+          message: 'The amount cannot exceed the approved amount.',
+        })
+      if (figures.term > row.term)
+        violations.push({ propertyPath: 'term.value', message: 'The term cannot exceed the approved term.' })
+      if (violations.length) throw validationFailed(violations)
+    } else if (row.status !== AppStatus.new) {
+      throw statusConflict('Changing the application', row.status)
+    }
+    const [updated] = await tx
+      .update(application)
+      .set({
+        principalAmount: figures.amount,
+        term: figures.term,
+        packageFeeConsent: figures.withPackageFee,
+        ...(row.status === AppStatus.new ? { desiredAmount: figures.amount, desiredTerm: figures.term } : {}),
+        acceptedOffer: null,
+        version: row.version + 1,
+        updatedAt: now,
+      })
+      .where(eq(application.id, id))
+      .returning()
+    if (row.status === AppStatus.new) await requeueDecision(tx, id, now)
+    return updated!
+  })
+  return change.result
+}
+
+/** The decision job runs again from scratch on the new figures. */
+export async function requeueDecision(tx: Tx, applicationId: number, now: Date) {
+  await tx
+    .update(lendingJob)
+    .set({ runAt: now, doneAt: null, attempts: 0, lockedUntil: null, lastError: null })
+    .where(and(eq(lendingJob.kind, 'decide'), eq(lendingJob.applicationId, applicationId)))
+}
+
+/** Statuses a client may cancel from: anything active before the signature (status 3 means money is moving). */
+const cancellable: number[] = [
+  AppStatus.new,
+  AppStatus.signing,
+  AppStatus.verification,
+  AppStatus.specialOffer,
+  AppStatus.manualVerification,
+  AppStatus.yhatDecrease,
+  AppStatus.yhatIncrease,
+  AppStatus.decisionError,
+]
+
+/** POST /private/client/application/{id}/cancel. */
+export async function cancelApplication(ctx: LendingCtx, clientId: number, id: number, now: Date) {
+  const db = ctx.database.db
+  await ownApplication(db, clientId, id)
+  const change = await journeyTransaction(ctx, clientId, { type: 'CANCEL_APPLICATION' }, now, async (tx) => {
+    const row = await lockApplication(tx, clientId, id)
+    if (!cancellable.includes(row.status)) throw statusConflict('Cancelling', row.status)
+    const [updated] = await tx
+      .update(application)
+      .set({ status: AppStatus.canceled, version: row.version + 1, updatedAt: now })
+      .where(eq(application.id, id))
+      .returning()
+    await tx
+      .update(lendingJob)
+      .set({ doneAt: now, lockedUntil: null })
+      .where(and(eq(lendingJob.applicationId, id), sql`${lendingJob.doneAt} is null`))
+    return updated!
+  })
+  return change.result
+}
+
+/** POST /private/client/application/{applicationId}/promocode: applied only when the server finds it valid. */
+export async function applyPromo(ctx: LendingCtx, clientId: number, id: number, code: string, now: Date) {
+  const db = ctx.database.db
+  const current = await ownApplication(db, clientId, id)
+  const facts = await lendingFacts(db, clientId)
+  const check = await checkPromo(db, code, facts.kind, now, clientId)
+  if (!check.valid)
+    throw new ApiError(422, 'promoRejected', `The promo code cannot be applied (${check.status}).`, [
+      { propertyPath: 'promoCode', message: 'error-promo-applied-wrong' },
+    ])
+  const offer = await priceFor(
+    db,
+    clientId,
+    facts,
+    {
+      amount: current.principalAmount,
+      term: current.term,
+      withPackageFee: current.packageFeeConsent,
+      promoCode: code,
+    },
+    now,
+    {},
+    Math.max(facts.availableAmount, current.principalAmount),
+  )
+  const change = await journeyTransaction(ctx, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
+    const row = await lockApplication(tx, clientId, id)
+    if (row.status !== AppStatus.new && row.status !== AppStatus.signing)
+      throw statusConflict('Applying a promo code', row.status)
+    const [updated] = await tx
+      .update(application)
+      .set({ promoCode: check.code, acceptedOffer: null, version: row.version + 1, updatedAt: now })
+      .where(eq(application.id, id))
+      .returning()
+    return updated!
+  })
+  return { application: change.result, offer, promo: { code: check.code, status: check.status, valid: true } }
+}
+
+/** The offer for the application's figures now (or, once signed, the signed offer unchanged). */
+export async function applicationOffer(db: DbOrTx, row: ApplicationRow, now: Date): Promise<PricedOffer> {
+  if (row.signedAt && row.acceptedOffer) return row.acceptedOffer as PricedOffer
+  return priceOffer(
+    db,
+    {
+      kind: row.clientKind as LendingFacts['kind'],
+      amount: row.principalAmount,
+      term: row.term,
+      withPackageFee: row.packageFeeConsent,
+      promoCode: row.promoCode ?? undefined,
+      clientId: row.clientId,
+    },
+    now,
+  )
+}
+
+export type OfferAnswer = 'special' | 'decrease' | 'increase'
+
+const offerStatus: Record<OfferAnswer, number[]> = {
+  special: [AppStatus.specialOffer],
+  decrease: [AppStatus.yhatDecrease],
+  increase: [AppStatus.yhatIncrease],
+}
+
+/**
+ * The client's answer to a counter-offer. Decrease and special offer: the offered amount (or any lower grid
+ * amount the client chooses). Increase: any amount from the original principal up to the offered limit; sending
+ * the original amount and term is how the client refuses.
+ */
+export async function answerOffer(
+  ctx: LendingCtx,
+  clientId: number,
+  answer: OfferAnswer,
+  chosen: { amount?: number; term?: number },
+  now: Date,
+) {
+  const db = ctx.database.db
+  const current = await activeApplication(db, clientId)
+  if (!current || !offerStatus[answer].includes(current.status) || current.offeredAmount === null)
+    throw new ApiError(409, 'noPendingOffer', 'There is no such offer waiting for your answer.')
+  const amount = chosen.amount ?? (answer === 'increase' ? current.desiredAmount : current.offeredAmount)
+  const term = chosen.term ?? current.term
+  const violations: Violation[] = []
+  if (answer === 'increase' && amount < current.desiredAmount)
+    violations.push({
+      propertyPath: 'amount.amount',
+      message: 'The amount cannot be below the amount you asked for.',
+    })
+  if (amount > current.offeredAmount)
+    violations.push({
+      propertyPath: 'amount.amount',
+      message: 'The amount cannot exceed the amount offered.',
+    })
+  if (violations.length) throw validationFailed(violations)
+  const facts = await lendingFacts(db, clientId)
+  await priceFor(
+    db,
+    clientId,
+    facts,
+    { amount, term, withPackageFee: current.packageFeeConsent, promoCode: current.promoCode },
+    now,
+    { amount: 'amount.amount', term: 'term.value' },
+    current.offeredAmount,
+  )
+  const change = await journeyTransaction(ctx, clientId, { type: 'OFFER_ANSWERED' }, now, async (tx) => {
+    const row = await lockApplication(tx, clientId, current.id)
+    if (!offerStatus[answer].includes(row.status) || row.version !== current.version)
+      throw new ApiError(409, 'noPendingOffer', 'The offer changed meanwhile; reload the application.')
+    const [updated] = await tx
+      .update(application)
+      .set({
+        status: AppStatus.signing,
+        principalAmount: amount,
+        term,
+        acceptedOffer: null,
+        version: row.version + 1,
+        updatedAt: now,
+      })
+      .where(eq(application.id, row.id))
+      .returning()
+    return updated!
+  })
+  return change.result
+}
+
+/** Documents of one application (metadata only). */
+export async function documentsOf(db: DbOrTx, clientId: number, applicationIds: number[]) {
+  if (!applicationIds.length) return []
+  return db
+    .select({
+      id: loanDocument.id,
+      applicationId: loanDocument.applicationId,
+      type: loanDocument.type,
+      sha256: loanDocument.sha256,
+      size: loanDocument.size,
+      applicationVersion: loanDocument.applicationVersion,
+      renderedAt: loanDocument.renderedAt,
+      signedAt: loanDocument.signedAt,
+    })
+    .from(loanDocument)
+    .where(and(eq(loanDocument.clientId, clientId), inArray(loanDocument.applicationId, applicationIds)))
+    .orderBy(desc(loanDocument.renderedAt))
+}
+
+export async function clientStatusOf(db: DbOrTx, clientId: number) {
+  const [row] = await db.select({ status: client.status }).from(client).where(eq(client.id, clientId))
+  return row?.status ?? null
+}

@@ -1,0 +1,399 @@
+/**
+ * The decision engine (docs/decisions/0012). A `decide` job reads everything it needs, runs the lender's own
+ * rules (pure, `evaluateRules`), asks the scoring provider only when the rules leave the decision open, and then
+ * writes the result in one journey transaction, but only if the application is still the one it scored (status
+ * new, same version): a change or a cancel in between makes the result stale and the job runs again or stops.
+ * Nothing is awaited from a provider inside a transaction. Every decision stores its rules, inputs and reasons.
+ */
+import { and, desc, eq } from 'drizzle-orm'
+import { ageOn } from '../../../domain/journey/fields'
+import { manilaDate } from '../../../domain/pricing/manila-date'
+import type { Db, Tx } from '../../db/client'
+import { client } from '../../db/schema-identity'
+import { clientProfile, verificationSession } from '../../db/schema-journey'
+import { application, applicationDecision, lendingJob } from '../../db/schema-lending'
+import { ApiError, notFound } from '../../http/errors'
+import type { ScoringAnswer, ScoringProvider } from '../../providers/scoring'
+import { journeyTransaction } from '../journey/journey'
+import { lendingConfig } from '../pricing'
+import {
+  type ApplicationRow,
+  AppStatus,
+  applicationOffer,
+  type LendingCtx,
+  type LendingFacts,
+  lendingFacts,
+} from './applications'
+
+export const AGE_MIN = 20
+export const AGE_MAX = 70
+/** The whole repayment must fit in this share of one month's disposable income (income minus expenses). */
+export const AFFORDABILITY_BPS = 10_000
+
+export interface DecisionInputs {
+  applicationId: number
+  applicationVersion: number
+  amount: number
+  term: number
+  total: number
+  clientStatus: number
+  age: number | null
+  monthlyIncome: number | null
+  monthlyExpenses: number | null
+  identityVerification: string | null
+  closedLoans: number
+  activeLoans: number
+  availableAmount: number
+  minAmount: number
+  interval: number
+}
+
+export interface RuleResult {
+  rule: string
+  passed: boolean
+  detail: string
+}
+
+export type Outcome = 'approve' | 'reject' | 'manual' | 'decrease' | 'special_offer' | 'increase' | 'error'
+
+export interface RulesVerdict {
+  rules: RuleResult[]
+  /** A decision the rules alone take (reject), or null: the scoring provider decides. */
+  outcome: 'reject' | null
+  reasons: string[]
+}
+
+/** The lender's own rules, before any provider. Pure: the same inputs always give the same verdict. */
+export function evaluateRules(i: DecisionInputs): RulesVerdict {
+  const disposable = i.monthlyIncome === null ? null : Math.max(0, i.monthlyIncome - (i.monthlyExpenses ?? 0))
+  const rules: RuleResult[] = [
+    {
+      rule: 'client_status',
+      passed: i.clientStatus !== 2 && i.clientStatus !== 3,
+      detail: `client status ${i.clientStatus} (2 blocked and 3 blacklisted are refused)`,
+    },
+    {
+      rule: 'age',
+      passed: i.age !== null && i.age >= AGE_MIN && i.age <= AGE_MAX,
+      detail: i.age === null ? 'no birth date' : `age ${i.age}, allowed ${AGE_MIN} to ${AGE_MAX}`,
+    },
+    {
+      rule: 'identity_verified',
+      passed: i.identityVerification === 'approved',
+      detail: `identity verification ${i.identityVerification ?? 'missing'}`,
+    },
+    {
+      rule: 'no_active_loan',
+      passed: i.activeLoans === 0,
+      detail: `${i.activeLoans} active loan(s); one loan at a time`,
+    },
+    {
+      rule: 'affordability',
+      passed: disposable !== null && i.total * 10_000 <= disposable * AFFORDABILITY_BPS,
+      detail:
+        disposable === null
+          ? 'no income declared'
+          : `repayment ${i.total} centavos against monthly disposable income ${disposable} centavos`,
+    },
+  ]
+  const failed = rules.filter((r) => !r.passed)
+  // Affordability alone is not a refusal: the engine offers a lower amount instead (decrease, see decide()).
+  const hard = failed.filter((r) => r.rule !== 'affordability' || disposable === null)
+  if (hard.length) return { rules, outcome: 'reject', reasons: hard.map((r) => `${r.rule}: ${r.detail}`) }
+  return { rules, outcome: null, reasons: failed.map((r) => `${r.rule}: ${r.detail}`) }
+}
+
+async function gatherInputs(
+  db: Db,
+  row: ApplicationRow,
+  now: Date,
+): Promise<{ inputs: DecisionInputs; facts: LendingFacts; firstName: string | null }> {
+  const [who] = await db.select({ status: client.status }).from(client).where(eq(client.id, row.clientId))
+  const [profile] = await db.select().from(clientProfile).where(eq(clientProfile.clientId, row.clientId))
+  const [verification] = await db
+    .select({ status: verificationSession.status })
+    .from(verificationSession)
+    .where(eq(verificationSession.clientId, row.clientId))
+    .orderBy(desc(verificationSession.createdAt))
+    .limit(1)
+  const facts = await lendingFacts(db, row.clientId)
+  const { calculator } = await lendingConfig(db)
+  const offer = await applicationOffer(db, row, now)
+  return {
+    facts,
+    firstName: profile?.firstName ?? null,
+    inputs: {
+      applicationId: row.id,
+      applicationVersion: row.version,
+      amount: row.principalAmount,
+      term: row.term,
+      total: offer.total.amount,
+      clientStatus: who?.status ?? 0,
+      age: profile ? ageOn(profile.birthDate, manilaDate(now)) : null,
+      monthlyIncome: profile?.monthlyIncome ?? null,
+      monthlyExpenses: profile?.monthlyExpenses ?? null,
+      identityVerification: verification?.status ?? null,
+      closedLoans: facts.closedLoans,
+      activeLoans: facts.activeLoans,
+      availableAmount: Math.max(facts.availableAmount, 0),
+      minAmount: calculator.amountLimits.minMainLoan,
+      interval: calculator.amountLimits.interval,
+    },
+  }
+}
+
+/** The largest amount on the grid, below the asked one, whose repayment fits the income; null if none. */
+async function affordableAmount(db: Db, row: ApplicationRow, i: DecisionInputs, now: Date) {
+  const disposable = Math.max(0, (i.monthlyIncome ?? 0) - (i.monthlyExpenses ?? 0))
+  for (let amount = i.amount - i.interval; amount >= i.minAmount; amount -= i.interval) {
+    const offer = await applicationOffer(db, { ...row, principalAmount: amount }, now)
+    if (offer.total.amount * 10_000 <= disposable * AFFORDABILITY_BPS) return amount
+  }
+  return null
+}
+
+export interface Decision {
+  outcome: Outcome
+  offeredAmount: number | null
+  rules: RuleResult[]
+  inputs: DecisionInputs
+  reasons: string[]
+  scoring: (ScoringAnswer & { provider: string }) | null
+}
+
+/** Everything up to the decision, outside any transaction. Throws when the provider fails. */
+export async function decide(
+  db: Db,
+  scoring: ScoringProvider,
+  row: ApplicationRow,
+  now: Date,
+): Promise<Decision> {
+  const { inputs, firstName } = await gatherInputs(db, row, now)
+  const verdict = evaluateRules(inputs)
+  const base = { rules: verdict.rules, inputs, scoring: null }
+  if (verdict.outcome === 'reject')
+    return { ...base, outcome: 'reject', offeredAmount: null, reasons: verdict.reasons }
+  const affordable = verdict.rules.find((r) => r.rule === 'affordability')?.passed
+  if (!affordable) {
+    const lower = await affordableAmount(db, row, inputs, now)
+    if (lower === null)
+      return {
+        ...base,
+        outcome: 'reject',
+        offeredAmount: null,
+        reasons: [...verdict.reasons, 'no lower amount is affordable'],
+      }
+    return { ...base, outcome: 'decrease', offeredAmount: lower, reasons: verdict.reasons }
+  }
+  const answer = await scoring.score({
+    applicationId: row.id,
+    clientId: row.clientId,
+    firstName,
+    amount: inputs.amount,
+    term: inputs.term,
+    availableAmount: inputs.availableAmount,
+    minAmount: inputs.minAmount,
+    interval: inputs.interval,
+    monthlyIncome: inputs.monthlyIncome,
+    closedLoans: inputs.closedLoans,
+  })
+  let offeredAmount = answer.offeredAmount ?? null
+  let outcome: Outcome = answer.outcome
+  if (outcome === 'increase' && offeredAmount !== null) {
+    // Never above what the client may borrow, nor the provider's word alone: the income rule applies to it too.
+    offeredAmount = Math.min(offeredAmount, inputs.availableAmount)
+    const atLimit = await applicationOffer(db, { ...row, principalAmount: offeredAmount }, now)
+    const disposable = Math.max(0, (inputs.monthlyIncome ?? 0) - (inputs.monthlyExpenses ?? 0))
+    if (atLimit.total.amount * 10_000 > disposable * AFFORDABILITY_BPS || offeredAmount <= inputs.amount) {
+      outcome = 'approve'
+      offeredAmount = null
+    }
+  }
+  if (
+    (outcome === 'decrease' || outcome === 'special_offer') &&
+    (offeredAmount === null || offeredAmount >= inputs.amount)
+  ) {
+    outcome = 'approve'
+    offeredAmount = null
+  }
+  return {
+    ...base,
+    outcome,
+    offeredAmount,
+    reasons: [...verdict.reasons, ...answer.reasons],
+    scoring: { ...answer, provider: scoring.name },
+  }
+}
+
+const outcomeStatus: Record<Outcome, number> = {
+  approve: AppStatus.signing,
+  reject: AppStatus.rejected,
+  manual: AppStatus.manualVerification,
+  decrease: AppStatus.yhatDecrease,
+  special_offer: AppStatus.specialOffer,
+  increase: AppStatus.yhatIncrease,
+  error: AppStatus.decisionError,
+}
+
+const outcomeEvent = {
+  approve: 'DECISION_APPROVED',
+  reject: 'DECISION_REJECTED',
+  manual: 'DECISION_MANUAL',
+  decrease: 'DECISION_DECREASE',
+  special_offer: 'DECISION_DECREASE',
+  increase: 'DECISION_INCREASE',
+  // A decision nobody could take goes to a person: the manual-verification page.
+  error: 'DECISION_MANUAL',
+} as const
+
+export class StaleDecision extends Error {
+  constructor() {
+    super('the application changed while it was being decided')
+    this.name = 'StaleDecision'
+  }
+}
+
+/**
+ * Writes a decision: status, counter-offer, the decision record and the journey step, atomically, only if the
+ * application is still at the version that was decided on. Returns false when it was stale.
+ */
+export async function recordDecision(
+  ctx: LendingCtx,
+  row: ApplicationRow,
+  decision: Decision,
+  now: Date,
+  jobId: number | null,
+): Promise<boolean> {
+  try {
+    await journeyTransaction(ctx, row.clientId, { type: outcomeEvent[decision.outcome] }, now, async (tx) => {
+      const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
+      if (!current || current.status !== AppStatus.new || current.version !== row.version)
+        throw new StaleDecision()
+      await tx
+        .update(application)
+        .set({
+          status: outcomeStatus[decision.outcome],
+          offeredAmount: decision.offeredAmount,
+          version: current.version + 1,
+          updatedAt: now,
+        })
+        .where(eq(application.id, row.id))
+      await insertDecision(tx, row.id, current.version, 'engine', decision, now, null)
+      if (jobId !== null) await finishJob(tx, jobId, now)
+    })
+    return true
+  } catch (error) {
+    if (error instanceof StaleDecision) return false
+    throw error
+  }
+}
+
+async function insertDecision(
+  tx: Tx,
+  applicationId: number,
+  version: number,
+  source: 'engine' | 'back_office',
+  decision: Pick<Decision, 'outcome' | 'offeredAmount' | 'rules' | 'inputs' | 'reasons' | 'scoring'>,
+  now: Date,
+  decidedBy: number | null,
+) {
+  await tx.insert(applicationDecision).values({
+    applicationId,
+    source,
+    outcome: decision.outcome,
+    applicationVersion: version,
+    rules: decision.rules,
+    inputs: { ...decision.inputs, scoring: decision.scoring },
+    reasons: decision.reasons,
+    offeredAmount: decision.offeredAmount,
+    decidedBy,
+    createdAt: now,
+  })
+}
+
+export const finishJob = (tx: Tx, jobId: number, now: Date) =>
+  tx.update(lendingJob).set({ doneAt: now, lockedUntil: null }).where(eq(lendingJob.id, jobId))
+
+/** After the provider failed for the last time: decision error (401), and a person looks at it. */
+export async function recordDecisionError(
+  ctx: LendingCtx,
+  row: ApplicationRow,
+  message: string,
+  now: Date,
+  jobId: number,
+) {
+  return recordDecision(
+    ctx,
+    row,
+    {
+      outcome: 'error',
+      offeredAmount: null,
+      rules: [],
+      inputs: { applicationId: row.id } as DecisionInputs,
+      reasons: [`scoring failed: ${message}`],
+      scoring: null,
+    },
+    now,
+    jobId,
+  )
+}
+
+/**
+ * PUT /private/back-office/application/{id}/decision: a person approves or rejects an application waiting for
+ * manual verification (14) or left in decision error (401), with a reason that is stored with the decision.
+ */
+export async function backOfficeDecision(
+  ctx: LendingCtx,
+  applicationId: number,
+  userId: number,
+  input: { decision: 'approve' | 'reject'; reason: string },
+  now: Date,
+) {
+  const db = ctx.database.db
+  const [row] = await db.select().from(application).where(eq(application.id, applicationId))
+  if (!row) throw notFound('Application')
+  const event = input.decision === 'approve' ? 'DECISION_APPROVED' : 'DECISION_REJECTED'
+  const change = await journeyTransaction(ctx, row.clientId, { type: event }, now, async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(application)
+      .where(eq(application.id, applicationId))
+      .for('update')
+    if (
+      !current ||
+      (current.status !== AppStatus.manualVerification && current.status !== AppStatus.decisionError)
+    )
+      throw new ApiError(
+        409,
+        'applicationStatus',
+        'Only an application waiting for manual verification can be decided here.',
+      )
+    const [updated] = await tx
+      .update(application)
+      .set({
+        status: input.decision === 'approve' ? AppStatus.signing : AppStatus.rejected,
+        version: current.version + 1,
+        updatedAt: now,
+      })
+      .where(and(eq(application.id, applicationId)))
+      .returning()
+    await insertDecision(
+      tx,
+      applicationId,
+      current.version,
+      'back_office',
+      {
+        outcome: input.decision,
+        offeredAmount: null,
+        rules: [{ rule: 'manual_review', passed: input.decision === 'approve', detail: input.reason }],
+        inputs: { applicationId, applicationVersion: current.version } as DecisionInputs,
+        reasons: [input.reason],
+        scoring: null,
+      },
+      now,
+      userId,
+    )
+    return updated!
+  })
+  return change.result
+}

@@ -1,0 +1,262 @@
+/**
+ * The loan agreement and the Truth-in-Lending disclosure statement (RA 3765; GUIDE section 5) as real PDFs
+ * (pdf-lib), with the exact figures of the offer the pricing engine computed for the application. Rendered
+ * outside any transaction, stored in one (bytes and SHA-256), and never rendered again once signed: the signed
+ * file is the file the client read.
+ */
+import { createHash } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
+import { clientProfile } from '../../db/schema-journey'
+import { application, loanDocument } from '../../db/schema-lending'
+import { ApiError } from '../../http/errors'
+import { journeyTransaction } from '../journey/journey'
+import type { PricedOffer } from '../pricing'
+import {
+  type ApplicationRow,
+  AppStatus,
+  activeApplication,
+  applicationOffer,
+  type LendingCtx,
+} from './applications'
+import type { DocumentType } from './payout'
+
+/** PHP with thousands commas and 2 decimals, as printed on the documents: 1026000 -> 'PHP 10,260.00'. */
+export function printedPhp(centavos: number): string {
+  const negative = centavos < 0
+  const abs = Math.abs(centavos)
+  const pesos = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${negative ? '-' : ''}PHP ${pesos}.${String(abs % 100).padStart(2, '0')}`
+}
+
+/**
+ * The effective interest rate of a single-payment loan, per month of 30 days, in hundredths of a percent,
+ * rounded half up: (finance charge / principal) x 30 / term. Integer arithmetic only.
+ */
+export function monthlyEirHundredths(financeCharge: number, principal: number, term: number): number {
+  const num = BigInt(financeCharge) * 30n * 10_000n
+  const den = BigInt(principal) * BigInt(term)
+  return Number((num * 2n + den) / (den * 2n))
+}
+
+const pct = (hundredths: number) =>
+  `${Math.trunc(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')}%`
+
+export interface DocumentInput {
+  applicationId: number
+  borrower: string
+  offer: PricedOffer
+  /** ISO instant of rendering; the PDF dates are set from it so the bytes depend on the inputs only. */
+  renderedAt: Date
+  disbursementLabel: string
+}
+
+class Writer {
+  private page: PDFPage
+  private y = 800
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+    private readonly bold: PDFFont,
+  ) {
+    this.page = doc.addPage([595, 842])
+  }
+  line(text: string, options: { bold?: boolean; size?: number; gap?: number } = {}) {
+    const size = options.size ?? 10
+    if (this.y < 60) {
+      this.page = this.doc.addPage([595, 842])
+      this.y = 800
+    }
+    this.page.drawText(text, {
+      x: 50,
+      y: this.y,
+      size,
+      font: options.bold ? this.bold : this.font,
+      color: rgb(0, 0, 0),
+    })
+    this.y -= size + (options.gap ?? 6)
+  }
+  row(label: string, value: string) {
+    this.line(`${label}: ${value}`)
+  }
+  space() {
+    this.y -= 8
+  }
+}
+
+async function newDocument(title: string, at: Date) {
+  const doc = await PDFDocument.create()
+  doc.setTitle(title)
+  doc.setAuthor('Hiram Lending')
+  doc.setCreator('Hiram')
+  doc.setProducer('Hiram (pdf-lib)')
+  doc.setCreationDate(at)
+  doc.setModificationDate(at)
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold)
+  return { doc, w: new Writer(doc, font, bold) }
+}
+
+/** The figures both documents print, all from the offer. */
+export function disclosureFigures(offer: PricedOffer) {
+  const principal = offer.principal.amount
+  const financeCharge = offer.total.amount - principal
+  return {
+    principal,
+    amountFinanced: principal,
+    netProceeds: principal,
+    financeCharge,
+    total: offer.total.amount,
+    monthlyEir: monthlyEirHundredths(financeCharge, principal, offer.term),
+  }
+}
+
+export async function renderDisclosure(input: DocumentInput): Promise<Uint8Array> {
+  const { offer } = input
+  const f = disclosureFigures(offer)
+  const { doc, w } = await newDocument('Disclosure Statement on Loan Transaction', input.renderedAt)
+  w.line('DISCLOSURE STATEMENT ON LOAN TRANSACTION', { bold: true, size: 14 })
+  w.line('(As required under Republic Act No. 3765, the Truth in Lending Act)', { size: 9 })
+  w.space()
+  w.row('Name of borrower', input.borrower)
+  w.row('Application number', String(input.applicationId))
+  w.row('Loan type', 'Short-term loan, single payment')
+  w.space()
+  w.row('1. Loan amount (principal)', printedPhp(f.principal))
+  w.row('2. Amount financed', printedPhp(f.amountFinanced))
+  w.line('3. Finance charges, itemised:', { bold: true })
+  w.row(`   a. Interest (${offer.term} days)`, printedPhp(offer.interest.amount))
+  if (offer.discount.interest.amount > 0)
+    w.row('      of which discount on interest', `-${printedPhp(offer.discount.interest.amount)}`)
+  w.row('   b. Processing fee', printedPhp(offer.processingFee.amount))
+  w.row('   c. Service fee', printedPhp(offer.serviceFee.amount))
+  if (offer.discount.serviceFee.amount > 0)
+    w.row('      of which discount on service fee', `-${printedPhp(offer.discount.serviceFee.amount)}`)
+  w.row('   d. Withdrawal fee', printedPhp(offer.withdrawalFee.amount))
+  w.row('   e. Invoicing fee', printedPhp(offer.invoicingFee.amount))
+  w.row("   f. Borrower's advantage package fee", printedPhp(offer.borrowers_advantage_package_fee.amount))
+  w.row('   Total finance charges', printedPhp(f.financeCharge))
+  w.row('4. Non-finance charges', printedPhp(0))
+  w.row('5. Net proceeds of the loan (paid out to you)', printedPhp(f.netProceeds))
+  w.row('6. Total amount to be paid', printedPhp(f.total))
+  w.line('7. Payment schedule:', { bold: true })
+  w.row(
+    '   One payment',
+    `${printedPhp(f.total)} due ${offer.term} days after the payout (${offer.endDate} if paid out today)`,
+  )
+  w.row('8. Effective interest rate', `${pct(f.monthlyEir)} per month; ${offer.apr.toFixed(2)}% per year`)
+  w.row('9. Payout to', input.disbursementLabel)
+  if (offer.promo?.applied) w.row('Promo code applied', offer.promo.code)
+  w.space()
+  w.line('Late payment: penalties never exceed 5% per month of the overdue amount, and interest, fees and', {
+    size: 9,
+  })
+  w.line('penalties together never exceed 100% of the principal (SEC Memorandum Circular No. 3, s. 2022).', {
+    size: 9,
+  })
+  w.line(
+    `Prepared on ${input.renderedAt.toISOString().slice(0, 10)} (UTC). Signed electronically with a one-time code.`,
+    { size: 9 },
+  )
+  return doc.save()
+}
+
+export async function renderAgreement(input: DocumentInput): Promise<Uint8Array> {
+  const { offer } = input
+  const f = disclosureFigures(offer)
+  const { doc, w } = await newDocument('Loan Agreement', input.renderedAt)
+  w.line('LOAN AGREEMENT', { bold: true, size: 14 })
+  w.space()
+  w.line(`This agreement is between Hiram Lending (the Lender) and ${input.borrower} (the Borrower).`)
+  w.row('Application number', String(input.applicationId))
+  w.space()
+  w.line('1. The loan', { bold: true })
+  w.row('   Principal', printedPhp(f.principal))
+  w.row('   Term', `${offer.term} days from the payout`)
+  w.row('   Interest', printedPhp(offer.interest.amount))
+  w.row('   Fees', printedPhp(f.financeCharge - offer.interest.amount))
+  w.row('   Total amount to be repaid', printedPhp(f.total))
+  w.row('   Effective interest rate', `${pct(f.monthlyEir)} per month`)
+  w.line('2. Payout. The Lender pays the principal, in full, to:', { bold: true })
+  w.line(`   ${input.disbursementLabel}`)
+  w.line('3. Repayment. The Borrower repays the total amount in one payment on the due date.', { bold: true })
+  w.line(
+    '4. Late payment. Penalties are at most 5% per month of the overdue amount; all charges together never',
+    { size: 9 },
+  )
+  w.line('   exceed 100% of the principal. Collection follows SEC Memorandum Circular No. 18, s. 2019.', {
+    size: 9,
+  })
+  w.line('5. Early repayment is allowed at any time without penalty.', { size: 9 })
+  w.line('6. The Disclosure Statement on Loan Transaction is part of this agreement.', { size: 9 })
+  w.line(
+    '7. Personal data is processed under the Data Privacy Act (RA 10173) for the purposes consented to.',
+    { size: 9 },
+  )
+  w.space()
+  w.line('The Borrower signs this agreement electronically with the one-time code sent by SMS.')
+  return doc.save()
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * POST /private/client/render/document: renders both documents for the client's application waiting for the
+ * signature (status 2) and stores them with the offer they show. Renders again when the application changed.
+ */
+export async function renderApplicationDocuments(
+  ctx: LendingCtx,
+  clientId: number,
+  now: Date,
+  payoutLabel: string,
+) {
+  const db = ctx.database.db
+  const row = await activeApplication(db, clientId)
+  if (!row || row.status !== AppStatus.signing)
+    throw new ApiError(
+      409,
+      'applicationStatus',
+      'There is no approved application waiting for your signature.',
+    )
+  const offer = await applicationOffer(db, row, now)
+  const [profile] = await db.select().from(clientProfile).where(eq(clientProfile.clientId, clientId))
+  const borrower = profile
+    ? [profile.firstName, profile.middleName, profile.lastName].filter(Boolean).join(' ')
+    : `Client ${clientId}`
+  const input: DocumentInput = {
+    applicationId: row.id,
+    borrower,
+    offer,
+    renderedAt: now,
+    disbursementLabel: payoutLabel,
+  }
+  const files: Record<DocumentType, Uint8Array> = {
+    loan_agreement: await renderAgreement(input),
+    disclosure_statement: await renderDisclosure(input),
+  }
+  const change = await journeyTransaction(ctx, clientId, { type: 'PREPARE_SIGNATURE' }, now, async (tx) => {
+    const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
+    if (!current || current.status !== AppStatus.signing || current.version !== row.version)
+      throw new ApiError(409, 'applicationChanged', 'The application changed meanwhile; render again.')
+    for (const [type, content] of Object.entries(files)) {
+      const values = {
+        applicationId: row.id,
+        clientId,
+        type,
+        applicationVersion: row.version,
+        content,
+        sha256: sha256(content),
+        size: content.byteLength,
+        renderedAt: now,
+        signedAt: null,
+      }
+      await tx
+        .insert(loanDocument)
+        .values(values)
+        .onConflictDoUpdate({ target: [loanDocument.applicationId, loanDocument.type], set: values })
+    }
+    await tx.update(application).set({ acceptedOffer: offer }).where(eq(application.id, row.id))
+    return { application: current as ApplicationRow, offer }
+  })
+  return change.result
+}

@@ -1,0 +1,234 @@
+/**
+ * From the signature to the loan: signing queues exactly one disbursement (unique index on application_id) and a
+ * payout job; the payout job's result creates the loan (status 4, active) and moves the journey to loan_page, or
+ * to tmc_page for a cash pickup waiting at the counter, or back to disbursement_type after a failure, where
+ * PUT /finish retries the same disbursement with the payout account then selected.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
+import type { DbOrTx, Tx } from '../../db/client'
+import { promoRedemption } from '../../db/schema'
+import { disbursementEntry } from '../../db/schema-journey'
+import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
+import { ApiError } from '../../http/errors'
+import type { PayoutAnswer } from '../../providers/payout'
+import { journeyTransaction } from '../journey/journey'
+import type { PricedOffer } from '../pricing'
+import { AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
+import { finishJob } from './decision'
+
+export const documentTypes = ['loan_agreement', 'disclosure_statement'] as const
+export type DocumentType = (typeof documentTypes)[number]
+
+/**
+ * The signature, inside the SIGN journey transaction (the code was checked just before): the documents must be
+ * those of the application as it is now; they are marked signed (their bytes and hashes are not touched), the
+ * application becomes accepted (3), one disbursement and one payout job are queued.
+ */
+export async function signInTransaction(tx: Tx, clientId: number, applicationId: number, now: Date) {
+  const row = await lockApplication(tx, clientId, applicationId)
+  if (row.status !== AppStatus.signing)
+    throw new ApiError(409, 'applicationStatus', `Signing is not possible in status ${row.status}.`)
+  const docs = await tx
+    .select({ type: loanDocument.type, version: loanDocument.applicationVersion })
+    .from(loanDocument)
+    .where(eq(loanDocument.applicationId, applicationId))
+  const fresh = documentTypes.every((type) => docs.some((d) => d.type === type && d.version === row.version))
+  if (!fresh || !row.acceptedOffer)
+    throw new ApiError(409, 'documentsOutdated', 'Render the documents again: the application changed.')
+  const [entry] = await tx
+    .select()
+    .from(disbursementEntry)
+    .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
+  if (!entry) throw new ApiError(409, 'payoutMissing', 'Choose how to receive the money first.')
+  await tx.update(loanDocument).set({ signedAt: now }).where(eq(loanDocument.applicationId, applicationId))
+  const [updated] = await tx
+    .update(application)
+    .set({
+      status: AppStatus.accepted,
+      signedAt: now,
+      disbursementEntryId: entry.id,
+      version: row.version + 1,
+      updatedAt: now,
+    })
+    .where(eq(application.id, applicationId))
+    .returning()
+  const offer = row.acceptedOffer as PricedOffer
+  await tx.insert(disbursement).values({
+    applicationId,
+    clientId,
+    entryId: entry.id,
+    type: entry.type,
+    amount: offer.principal.amount,
+    status: 'queued',
+    createdAt: now,
+  })
+  await tx.insert(lendingJob).values({ kind: 'payout', applicationId, runAt: now, createdAt: now })
+  if (row.promoCode && offer.promo?.applied)
+    await tx.insert(promoRedemption).values({ code: row.promoCode, clientId, applicationId, createdAt: now })
+  return updated!
+}
+
+const payoutEvent = {
+  succeeded: 'PAYOUT_SUCCEEDED',
+  cash_pickup_ready: 'PAYOUT_CASH_PICKUP_READY',
+  failed: 'PAYOUT_FAILED',
+} as const
+
+/** Writes a payout result: the disbursement, and on success the loan and the completed application. */
+export async function recordPayout(
+  ctx: LendingCtx,
+  row: typeof disbursement.$inferSelect,
+  answer: PayoutAnswer,
+  now: Date,
+  jobId: number,
+) {
+  await journeyTransaction(ctx, row.clientId, { type: payoutEvent[answer.status] }, now, async (tx) => {
+    const [current] = await tx.select().from(disbursement).where(eq(disbursement.id, row.id)).for('update')
+    if (current?.status !== 'queued') throw new ApiError(409, 'payoutSettled', 'Already settled.')
+    await tx
+      .update(disbursement)
+      .set({
+        status: answer.status,
+        providerRef: answer.reference || null,
+        cashPickupNumber: answer.status === 'cash_pickup_ready' ? answer.cashPickupNumber : null,
+        failureReason: answer.status === 'failed' ? answer.reason : null,
+        attempts: current.attempts + 1,
+        completedAt: now,
+      })
+      .where(eq(disbursement.id, row.id))
+    await finishJob(tx, jobId, now)
+    if (answer.status === 'failed') return
+    const [app] = await tx
+      .select()
+      .from(application)
+      .where(eq(application.id, row.applicationId))
+      .for('update')
+    if (!app) throw new Error('disbursement without application')
+    await tx
+      .update(application)
+      .set({
+        status: AppStatus.completed,
+        cashPickupNumber: answer.status === 'cash_pickup_ready' ? answer.cashPickupNumber : null,
+        version: app.version + 1,
+        updatedAt: now,
+      })
+      .where(eq(application.id, app.id))
+    await createLoan(tx, app, now)
+  })
+}
+
+/** The loan of a paid-out application: the signed offer's figures; due date from the term on Manila's calendar. */
+async function createLoan(tx: Tx, app: typeof application.$inferSelect, now: Date) {
+  const offer = app.acceptedOffer as PricedOffer
+  const feeLines = {
+    processingFee: offer.processingFee.amount,
+    serviceFee: offer.serviceFee.amount,
+    withdrawalFee: offer.withdrawalFee.amount,
+    invoicingFee: offer.invoicingFee.amount,
+    borrowersAdvantagePackageFee: offer.borrowers_advantage_package_fee.amount,
+  }
+  const fees = Object.values(feeLines).reduce((a, b) => a + b, 0)
+  const today = manilaDate(now)
+  await tx
+    .insert(loan)
+    .values({
+      clientId: app.clientId,
+      applicationId: app.id,
+      status: LoanStatus.active,
+      principal: offer.principal.amount,
+      interest: offer.interest.amount,
+      fees,
+      total: offer.total.amount,
+      term: offer.term,
+      feeLines,
+      createdAt: now,
+      dueDate: addDays(today, offer.term),
+      finalClosingDate: addYear(today),
+    })
+    .onConflictDoNothing()
+}
+
+/** The same calendar day a year later (29 February becomes 28 February). */
+export function addYear(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  const last = new Date(Date.UTC(y + 1, m, 0)).getUTCDate()
+  return `${y + 1}-${String(m).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`
+}
+
+/** A failed payout waiting for a new payout account (PUT /finish retries it). */
+export async function failedDisbursement(db: DbOrTx, clientId: number) {
+  const [row] = await db
+    .select()
+    .from(disbursement)
+    .where(and(eq(disbursement.clientId, clientId), eq(disbursement.status, 'failed')))
+  return row ?? null
+}
+
+/** RETRY_PAYOUT: the same disbursement row, queued again to the payout account selected now. */
+export async function retryPayoutInTransaction(tx: Tx, clientId: number, now: Date) {
+  const [row] = await tx
+    .select()
+    .from(disbursement)
+    .where(and(eq(disbursement.clientId, clientId), eq(disbursement.status, 'failed')))
+    .for('update')
+  if (!row) throw new ApiError(409, 'noFailedPayout', 'There is no payout to retry.')
+  const [entry] = await tx
+    .select()
+    .from(disbursementEntry)
+    .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
+  if (!entry) throw new ApiError(409, 'payoutMissing', 'Choose how to receive the money first.')
+  await tx
+    .update(disbursement)
+    .set({ status: 'queued', entryId: entry.id, type: entry.type, failureReason: null, completedAt: null })
+    .where(eq(disbursement.id, row.id))
+  await tx
+    .update(application)
+    .set({ disbursementEntryId: entry.id, updatedAt: now })
+    .where(eq(application.id, row.applicationId))
+  await tx
+    .update(lendingJob)
+    .set({ doneAt: null, runAt: now, attempts: 0, lockedUntil: null, lastError: null })
+    .where(and(eq(lendingJob.kind, 'payout'), eq(lendingJob.applicationId, row.applicationId)))
+}
+
+/** Whole days from Manila's today to a Manila date (negative when overdue). */
+export function daysUntil(date: string, now: Date): number {
+  const today = manilaDate(now)
+  return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000)
+}
+
+/** GET /private/client/loan/active: the active loan with the amount due in parts, or null. */
+export async function activeLoanView(db: DbOrTx, clientId: number, now: Date) {
+  const [row] = await db
+    .select()
+    .from(loan)
+    .where(and(eq(loan.clientId, clientId), eq(loan.status, LoanStatus.active)))
+    .orderBy(sql`${loan.createdAt} desc`)
+    .limit(1)
+  if (!row) return null
+  const dueDays = daysUntil(row.dueDate, now)
+  const amountDue = {
+    amount: row.total,
+    parts: {
+      principal: { amount: row.principal },
+      interest: { amount: row.interest },
+      fees: { amount: row.fees },
+    },
+  }
+  return {
+    id: row.id,
+    applicationId: row.applicationId,
+    status: row.status,
+    principal: { amount: row.principal },
+    amountDue,
+    feeLines: row.feeLines,
+    term: { value: row.term, unit: 'day' as const },
+    createdAt: row.createdAt.toISOString(),
+    createdAtDate: manilaDate(row.createdAt),
+    dueDate: row.dueDate,
+    finalClosingDate: row.finalClosingDate,
+    repaymentInvoice: { dueDate: row.dueDate, dueDays, amount: { amount: row.total } },
+    rollovers: [] as unknown[],
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * /registration/address (step address): the PSGC cascade region -> province or city -> city or municipality ->
+ * barangay from the public address API, and the street; sent with PUT /complete-step-four. Choosing a level
+ * clears the levels under it, so the four codes always nest (the server checks that again).
+ */
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
+import { useQuery } from '@tanstack/react-query'
+import { type UseFormRegisterReturn, useForm, useWatch } from 'react-hook-form'
+import { type Address, type AddressInput, addressSchema } from '../../../domain/journey/fields'
+import type { GeoItem } from '../../../domain/reference'
+import { useApi } from '../../app/app-context'
+import { useMessages } from '../../i18n/messages'
+import type { FieldErrorView } from '../../ui/forms/fields'
+import { TextField } from '../../ui/forms/fields'
+import { SelectField } from '../../ui/forms/select-field'
+import { FormFooter } from './form-footer'
+import { useFormErrors } from './form-support'
+import { ShareLocation } from './share-location'
+import { StepFrame } from './step-frame'
+import { useJourneyRefresh } from './use-journey-refresh'
+
+const fields = ['regionId', 'cityId', 'districtId', 'wardId', 'street'] as const
+const resolver = standardSchemaResolver(addressSchema)
+/** One select shows a whole level: the largest (barangays of a city) stay well under the API's 1000. */
+const all = { perPage: 1000 }
+
+/** Where each level's options come from, given the chosen parent. */
+export const geoSources = {
+  regionId: () => ({ path: '/public/address/region', query: all }),
+  cityId: (regionId: string) => ({ path: `/public/address/region/${regionId}/city`, query: all }),
+  districtId: (cityId: string) => ({ path: '/public/address/district', query: { cityId, ...all } }),
+  wardId: (districtId: string) => ({ path: '/public/address/ward', query: { districtId, ...all } }),
+}
+
+function GeoSelect({
+  label,
+  source,
+  registration,
+  error,
+}: {
+  label: string
+  /** Null until the level above is chosen. */
+  source: { path: string; query: Record<string, string | number> } | null
+  registration: UseFormRegisterReturn
+  error: FieldErrorView | null
+}) {
+  const m = useMessages().journey.common
+  const api = useApi()
+  const list = useQuery({
+    queryKey: ['geo', source?.path, source?.query],
+    queryFn: ({ signal }) => api.get<GeoItem[]>(source!.path, { query: source!.query, signal }),
+    enabled: source !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+  return (
+    <div className="reg__geo">
+      <SelectField
+        label={label}
+        placeholder={list.isFetching ? m.loading : m.choose}
+        options={(list.data ?? []).map((item) => ({ value: item.id, label: item.title }))}
+        disabled={source === null || list.isFetching}
+        aria-busy={list.isFetching || undefined}
+        error={error}
+        {...registration}
+      />
+      {list.isError ? (
+        <p className="reg__load-error" role="alert">
+          {m.loadFailed}{' '}
+          <button type="button" className="button button--ghost" onClick={() => void list.refetch()}>
+            {m.retry}
+          </button>
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+export function AddressForm({ onCompleted }: { onCompleted?: () => void }) {
+  const m = useMessages()
+  const t = m.journey.address
+  const api = useApi()
+  const refresh = useJourneyRefresh(onCompleted)
+  const { register, handleSubmit, formState, setError, setValue, control } = useForm<
+    AddressInput,
+    unknown,
+    Address
+  >({
+    resolver,
+    mode: 'onTouched',
+    defaultValues: { regionId: '', cityId: '', districtId: '', wardId: '', street: '' },
+  })
+  const [regionId, cityId, districtId] = useWatch({ control, name: ['regionId', 'cityId', 'districtId'] })
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
+
+  /** A level's registration that clears the levels below it when it changes. */
+  const cascade = (
+    name: 'regionId' | 'cityId' | 'districtId',
+    below: ('cityId' | 'districtId' | 'wardId')[],
+  ) => {
+    const registration = register(name)
+    return {
+      ...registration,
+      onChange: (event: { target: unknown; type?: unknown }) => {
+        for (const level of below) setValue(level, '')
+        return registration.onChange(event)
+      },
+    }
+  }
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null)
+    try {
+      await api.put('/private/client/complete-step-four', values)
+      refresh()
+    } catch (error) {
+      fail(error, setError)
+    }
+  })
+
+  return (
+    <StepFrame step="address" title={m.titles.registration_address} intro={t.intro}>
+      <form className="reg__form" noValidate onSubmit={submit}>
+        <GeoSelect
+          label={t.region}
+          source={geoSources.regionId()}
+          registration={cascade('regionId', ['cityId', 'districtId', 'wardId'])}
+          error={fieldError('regionId')}
+        />
+        <GeoSelect
+          label={t.city}
+          source={regionId ? geoSources.cityId(regionId) : null}
+          registration={cascade('cityId', ['districtId', 'wardId'])}
+          error={fieldError('cityId')}
+        />
+        <GeoSelect
+          label={t.district}
+          source={cityId ? geoSources.districtId(cityId) : null}
+          registration={cascade('districtId', ['wardId'])}
+          error={fieldError('districtId')}
+        />
+        <GeoSelect
+          label={t.ward}
+          source={districtId ? geoSources.wardId(districtId) : null}
+          registration={register('wardId')}
+          error={fieldError('wardId')}
+        />
+        <TextField
+          label={t.street}
+          hint={t.streetHint}
+          autoComplete="address-line1"
+          maxLength={50}
+          error={fieldError('street')}
+          {...register('street')}
+        />
+        <FormFooter busy={formState.isSubmitting} error={formError} />
+      </form>
+      <ShareLocation />
+    </StepFrame>
+  )
+}

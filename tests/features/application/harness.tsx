@@ -1,0 +1,106 @@
+/** A minimal app around an application screen: messages, services with a scripted API and a journey spy. */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { vi } from 'vitest'
+import type { Offer } from '../../../domain/offer'
+import type { ApiClient } from '../../../src/api/client'
+import { AppServicesProvider } from '../../../src/app/app-context'
+import type { AppServices } from '../../../src/app/services'
+import enApplication from '../../../src/i18n/locales/en/application.json'
+import enAuth from '../../../src/i18n/locales/en/auth.json'
+import enCalculator from '../../../src/i18n/locales/en/calculator.json'
+import enJourney from '../../../src/i18n/locales/en/journey.json'
+import en from '../../../src/i18n/locales/en.json'
+import { type Messages, MessagesProvider } from '../../../src/i18n/messages'
+
+export const messages: Messages = {
+  ...en,
+  calculator: enCalculator,
+  auth: enAuth,
+  journey: enJourney,
+  application: enApplication,
+}
+
+const money = (amount: number) => ({ amount })
+
+/** An application as GET /private/client/application/actual answers it (issue 6 server's view). */
+export function applicationFor(status: number, overrides: Record<string, unknown> = {}) {
+  return {
+    id: 42,
+    hashedId: 'a42',
+    status,
+    desiredLoanAmount: money(800_000),
+    principalAmount: money(800_000),
+    term: { value: 21, unit: 'day' },
+    desiredTerm: { value: 30, unit: 'day' },
+    loanAmount: { amount: 800_000, currency: 'PHP' },
+    offeredAmount: money(500_000),
+    borrowersAdvantagePackageFeeConsent: true,
+    disbursementType: { type: 'bank_transfer', provider: null },
+    cashPickupNumber: null,
+    ...overrides,
+  }
+}
+
+export function offerOf(principal: number, term: number): Offer {
+  return {
+    principal: money(principal),
+    interest: money(Math.round((principal * 2 * term) / 1000)),
+    interest_without_discount: money(Math.round((principal * 2 * term) / 1000)),
+    processingFee: money(2_500),
+    processing_fee_without_discount: money(2_500),
+    serviceFee: money(0),
+    serviceFee_without_discount: money(0),
+    withdrawalFee: money(0),
+    invoicingFee: money(0),
+    borrowers_advantage_package_fee: money(1_500),
+    total: money(principal + Math.round((principal * 2 * term) / 1000) + 4_000),
+    total_without_discount: money(principal + Math.round((principal * 2 * term) / 1000) + 4_000),
+    discount: { interest: money(0), serviceFee: money(0) },
+    apr: 100,
+    apr_without_discount: 100,
+    endDate: '2026-12-13',
+    term,
+    extensions: [],
+  }
+}
+
+type Handler = (path: string, arg?: unknown) => unknown
+
+/** An API whose answers the test scripts by path; every call is recorded. */
+export function scriptedApi(routes: {
+  get?: Record<string, Handler | unknown>
+  put?: Handler
+  post?: Handler
+}) {
+  const answer = (table: Record<string, Handler | unknown> | undefined, path: string, arg?: unknown) => {
+    if (!table || !(path in table)) throw new Error(`unexpected GET ${path}`)
+    const entry = table[path]
+    return typeof entry === 'function' ? (entry as Handler)(path, arg) : entry
+  }
+  const get = vi.fn(async (path: string) => answer(routes.get, path))
+  const put = vi.fn(async (path: string, body?: unknown) => routes.put?.(path, body) ?? null)
+  const post = vi.fn(async (path: string, body?: unknown) => routes.post?.(path, body) ?? null)
+  const blob = vi.fn(async (_path: string) => new Blob(['%PDF-1.7'], { type: 'application/pdf' }))
+  return { api: { get, put, post, blob } as unknown as ApiClient, get, put, post, blob }
+}
+
+export function Harness({
+  api,
+  journey = vi.fn(),
+  children,
+}: {
+  api: ApiClient
+  journey?: (event: { type: string }) => void
+  children: ReactNode
+}) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const services = { api, queryClient, journey: { actor: { send: journey } } } as unknown as AppServices
+  return (
+    <MessagesProvider messages={messages}>
+      <AppServicesProvider services={services}>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AppServicesProvider>
+    </MessagesProvider>
+  )
+}

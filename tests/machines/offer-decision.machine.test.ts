@@ -1,0 +1,444 @@
+/**
+ * The offer-decision statechart: model-based paths replayed on the real machine, with coverage, then the
+ * decision table of spec section 4 ("Offer decisions") as focused cases.
+ *
+ * As for the calculator (tests/machines/calculator.machine.test.ts): `toModelMachine` turns the answers of the
+ * `sendDecision` and `reloadApplication` actors into plain events named as XState names them internally, so
+ * `createTestModel` can plan paths over the same config and implementations. Each path is replayed on the REAL
+ * machine with both actors replaced by promises the test settles; after every step the real snapshot must
+ * equal the model's, and every call made must be exactly the one `decideOffer` names. Transitions that return
+ * to a state already known lie on no shortest path: each gets a replayed prefix extended by one event.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { type AnyMachineSnapshot, createActor, fromPromise, type InspectionEvent, transition } from 'xstate'
+import { createTestModel, type TestPath } from 'xstate/graph'
+import {
+  applicationStatus,
+  type DecisionApplication,
+  decideOffer,
+  type OfferCall,
+} from '../../domain/offer-decision'
+import {
+  errorCodeOf,
+  isBusy,
+  type OfferDecisionContext,
+  type OfferDecisionEvent,
+  type OfferDecisionInput,
+  offerDecisionMachine,
+} from '../../machines/offer-decision.machine'
+import {
+  createCoverageRecorder,
+  formatCoverage,
+  listModelEvents,
+  listTransitions,
+  toModelMachine,
+} from '../support/model-coverage'
+
+const php = (pesos: number) => pesos * 100
+
+function applicationWith(status: number): DecisionApplication {
+  const increase = status === applicationStatus.yhatIncrease
+  return {
+    id: 42,
+    status,
+    desired: { amount: php(8000), term: 30 },
+    offered: increase ? { amount: php(12_000), term: 30 } : { amount: php(5000), term: 21 },
+    principal: php(8000),
+  }
+}
+
+const decrease = applicationWith(applicationStatus.yhatDecrease)
+const special = applicationWith(applicationStatus.specialOffer)
+const increase = applicationWith(applicationStatus.yhatIncrease)
+const noOffer = applicationWith(applicationStatus.accepted)
+const reloaded: DecisionApplication = { ...decrease, status: applicationStatus.signing }
+
+// ---------------------------------------------------------------------------------------------------------
+// The real machine under control
+
+interface Deferred<T> {
+  promise: Promise<T>
+  resolve: (value: T) => void
+  reject: (error: unknown) => void
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  promise.catch(() => {})
+  return { promise, resolve, reject }
+}
+
+async function flush() {
+  for (let i = 0; i < 10; i++) await Promise.resolve()
+}
+
+interface Calls {
+  sent: { call: OfferCall; deferred: Deferred<void> }[]
+  reloads: { id: number; deferred: Deferred<DecisionApplication> }[]
+}
+
+let calls: Calls = { sent: [], reloads: [] }
+const liveMachine = offerDecisionMachine.provide({
+  actors: {
+    sendDecision: fromPromise<void, OfferCall>(({ input }) => {
+      const d = deferred<void>()
+      calls.sent.push({ call: input, deferred: d })
+      return d.promise
+    }),
+    reloadApplication: fromPromise<DecisionApplication, { id: number }>(({ input }) => {
+      const d = deferred<DecisionApplication>()
+      calls.reloads.push({ id: input.id, deferred: d })
+      return d.promise
+    }),
+  },
+})
+
+const stops: (() => void)[] = []
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop()
+})
+
+function startLive(input: OfferDecisionInput, inspect?: (event: InspectionEvent) => void) {
+  const own: Calls = { sent: [], reloads: [] }
+  calls = own
+  const actor = createActor(liveMachine, { input, inspect }).start()
+  stops.push(() => actor.stop())
+  return {
+    actor,
+    calls: own,
+    snapshot: () => actor.getSnapshot(),
+    async answerSend() {
+      own.sent.at(-1)?.deferred.resolve()
+      await flush()
+    },
+    async failSend(code = 'offerExpired') {
+      own.sent.at(-1)?.deferred.reject(Object.assign(new Error('409'), { code }))
+      await flush()
+    },
+    async answerReload(application: DecisionApplication = reloaded) {
+      own.reloads.at(-1)?.deferred.resolve(application)
+      await flush()
+    },
+    async failReload() {
+      own.reloads.at(-1)?.deferred.reject(new Error('HTTP 404'))
+      await flush()
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The model
+
+const modelMachine = toModelMachine(offerDecisionMachine)
+const modelEventsListed = listModelEvents(offerDecisionMachine)
+function modelEventType(src: string, kind: 'actor.done' | 'actor.error'): string {
+  const found = modelEventsListed.filter((e) => e.kind === kind && e.src === src)
+  if (found.length !== 1 || !found[0]) throw new Error(`expected one ${kind} event for ${src}`)
+  return found[0].type
+}
+const SENT = modelEventType('sendDecision', 'actor.done')
+const SEND_FAILED = modelEventType('sendDecision', 'actor.error')
+const RELOADED = modelEventType('reloadApplication', 'actor.done')
+const RELOAD_FAILED = modelEventType('reloadApplication', 'actor.error')
+if (modelEventsListed.length !== 4) throw new Error('expected two invokes with done and error each')
+
+type ModelEvent = { type: string; [key: string]: unknown }
+
+const modelEvents: ModelEvent[] = [
+  { type: 'APPROVE' },
+  { type: 'APPROVE', choice: { amount: php(10_000), term: 25 } }, // a valid increase
+  { type: 'APPROVE', choice: { amount: php(15_000), term: 25 } }, // above the offered amount
+  { type: 'REFUSE' },
+  { type: 'RETRY' },
+  { type: 'BACK' },
+  { type: SENT },
+  { type: SEND_FAILED, error: Object.assign(new Error('409'), { code: 'offerExpired' }) },
+  { type: RELOADED, output: reloaded },
+  { type: RELOAD_FAILED, error: new Error('HTTP 404') },
+]
+
+/** The state value and the facts that change what can happen next (the refusal reason shows a message). */
+function serializeState(state: AnyMachineSnapshot): string {
+  const context = state.context as OfferDecisionContext
+  return JSON.stringify({ value: state.value, refused: context.refused, call: context.call?.name ?? null })
+}
+
+function createModel(input: OfferDecisionInput) {
+  return createTestModel(modelMachine, { events: modelEvents, serializeState, input, limit: 10_000 })
+}
+type Model = ReturnType<typeof createModel>
+type ModelPath = TestPath<AnyMachineSnapshot, ModelEvent>
+type Recorder = ReturnType<typeof createCoverageRecorder>
+
+const modelTransitionKey = new Map(listTransitions(modelMachine).map((t) => [t.definition, t.key]))
+function transitionsTaken(state: AnyMachineSnapshot, event: ModelEvent): string[] {
+  return modelMachine.getTransitionData(state, event).flatMap((t) => modelTransitionKey.get(t) ?? [])
+}
+
+/** Invariants stated from the spec rather than from the machine. */
+function assertInvariants(snapshot: AnyMachineSnapshot, input: OfferDecisionInput) {
+  const c = snapshot.context as OfferDecisionContext
+  if (snapshot.matches('noOffer')) expect(decideOffer(input.application, { type: 'refuse' }).ok).toBe(false)
+  if (snapshot.matches('submitting') || snapshot.matches('failed')) expect(c.call).not.toBeNull()
+  if (snapshot.matches('failed') || snapshot.matches('reloadFailed')) expect(c.errorCode).not.toBeNull()
+  if (snapshot.matches('deciding')) expect(c.errorCode).toBeNull()
+  if (snapshot.matches('done')) expect(c.application).toEqual(reloaded)
+  if (c.call?.name === 'specialOfferApprove')
+    expect(input.application.status).toBe(applicationStatus.specialOffer)
+  if (c.call?.name === 'yhatDecreaseApprove')
+    expect(input.application.status).toBe(applicationStatus.yhatDecrease)
+  if (c.call?.name === 'yhatIncreaseApprove')
+    expect(input.application.status).toBe(applicationStatus.yhatIncrease)
+}
+
+async function replay(
+  testModel: Model,
+  path: ModelPath,
+  input: OfferDecisionInput,
+  recorders: { model: Recorder; live: Recorder },
+): Promise<AnyMachineSnapshot[]> {
+  const model = createActor(modelMachine, { input, inspect: recorders.model.inspect }).start()
+  const live = startLive(input, recorders.live.inspect)
+  const reached: AnyMachineSnapshot[] = []
+  const userEvent = ({ event }: { event: ModelEvent }) => {
+    const before = live.calls.sent.length
+    model.send(event)
+    live.actor.send(event as OfferDecisionEvent)
+    const expected = model.getSnapshot()
+    // A user event makes a call exactly when it enters submitting, and it is the call decideOffer names.
+    if (expected.matches('submitting')) {
+      expect(live.calls.sent.length).toBe(before + 1)
+      const answer =
+        event.type === 'REFUSE'
+          ? ({ type: 'refuse' } as const)
+          : event.type === 'APPROVE'
+            ? { type: 'approve' as const, choice: event.choice as never }
+            : null
+      if (answer) {
+        const decision = decideOffer(input.application, answer)
+        expect(decision.ok && decision.call).toEqual(live.calls.sent.at(-1)?.call)
+      } else {
+        expect(live.calls.sent.at(-1)?.call).toEqual(live.calls.sent.at(-2)?.call) // RETRY: the same call
+      }
+    } else {
+      expect(live.calls.sent.length).toBe(before)
+    }
+  }
+  try {
+    await testModel.testPath(path, {
+      events: {
+        APPROVE: userEvent,
+        REFUSE: userEvent,
+        RETRY: async ({ event }: { event: ModelEvent }) => {
+          const reloadsBefore = live.calls.reloads.length
+          userEvent({ event })
+          if (model.getSnapshot().matches('reloading'))
+            expect(live.calls.reloads.length).toBe(reloadsBefore + 1)
+        },
+        BACK: userEvent,
+        [SENT]: async ({ event }: { event: ModelEvent }) => {
+          model.send(event)
+          await live.answerSend()
+          expect(live.calls.reloads.at(-1)?.id).toBe(input.application.id)
+        },
+        [SEND_FAILED]: async ({ event }: { event: ModelEvent }) => {
+          model.send(event)
+          await live.failSend()
+        },
+        [RELOADED]: async ({ event }: { event: ModelEvent }) => {
+          model.send(event)
+          await live.answerReload(event.output as DecisionApplication)
+        },
+        [RELOAD_FAILED]: async ({ event }: { event: ModelEvent }) => {
+          model.send(event)
+          await live.failReload()
+        },
+      },
+      states: {
+        '*': () => {
+          const expected = model.getSnapshot()
+          const actual = live.snapshot()
+          expect(actual.value).toEqual(expected.value)
+          expect(actual.context).toEqual(expected.context)
+          assertInvariants(actual, input)
+          reached.push(expected)
+        },
+      },
+    })
+    return reached
+  } finally {
+    model.stop()
+    live.actor.stop()
+  }
+}
+
+describe('offer decision model-based paths, replayed on the real machine', () => {
+  it('reach every state node and take every transition', async () => {
+    const recorders = {
+      model: createCoverageRecorder(modelMachine),
+      live: createCoverageRecorder(liveMachine),
+    }
+    let paths = 0
+    let extended = 0
+    let steps = 0
+    for (const application of [decrease, special, increase, noOffer]) {
+      const input = { application }
+      const model = createModel(input)
+      const visited: { path: ModelPath; at: number; state: AnyMachineSnapshot }[] = []
+      for (const path of model.getShortestPaths()) {
+        paths++
+        steps += path.steps.length
+        const states = await replay(model, path, input, recorders)
+        states.forEach((state, at) => {
+          visited.push({ path, at, state })
+        })
+      }
+      for (const key of recorders.model.report().transitions.missing) {
+        const found = visited
+          .flatMap((v) => modelEvents.map((event) => ({ ...v, event })))
+          .find(({ state, event }) => transitionsTaken(state, event).includes(key))
+        if (!found) continue
+        extended++
+        paths++
+        const prefix = found.path.steps.slice(0, found.at + 1)
+        const [next] = transition(modelMachine, found.state, found.event)
+        steps += prefix.length + 1
+        await replay(
+          model,
+          { ...found.path, steps: [...prefix, { event: found.event, state: next }], state: next },
+          input,
+          recorders,
+        )
+      }
+    }
+    const live = recorders.live.report()
+    const model = recorders.model.report()
+    console.info(
+      `${formatCoverage('offer-decision', live)} (${paths} paths, ${extended} of them extended, ${steps} steps)`,
+    )
+    console.info(formatCoverage('offer-decision model', model))
+    expect(live.states.missing).toEqual([])
+    expect(live.transitions.missing).toEqual([])
+    expect(model.states.missing).toEqual([])
+    expect(model.transitions.missing).toEqual([])
+  })
+})
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('offer decisions (spec section 4)', () => {
+  it('approving a yhat decrease calls yhat decrease approve, then reloads the application', async () => {
+    const live = startLive({ application: decrease })
+    expect(live.snapshot().value).toBe('deciding')
+    live.actor.send({ type: 'APPROVE' })
+    expect(live.calls.sent.map((s) => s.call)).toEqual([
+      {
+        name: 'yhatDecreaseApprove',
+        method: 'PUT',
+        path: '/private/client/yhat/offer/approve/decrease',
+        body: null,
+      },
+    ])
+    expect(isBusy(live.snapshot())).toBe(true)
+    await live.answerSend()
+    expect(live.snapshot().value).toBe('reloading')
+    expect(live.calls.reloads.map((r) => r.id)).toEqual([42])
+    await live.answerReload()
+    expect(live.snapshot().status).toBe('done')
+    expect(live.snapshot().context.application.status).toBe(applicationStatus.signing)
+  })
+
+  it('approving a special offer calls special offer approve (one call, no yhat call)', async () => {
+    const live = startLive({ application: special })
+    live.actor.send({ type: 'APPROVE' })
+    await live.answerSend()
+    expect(live.calls.sent.map((s) => s.call.path)).toEqual(['/private/client/special/offer/approve'])
+  })
+
+  it('approving an increase sends the chosen amount and term', () => {
+    const live = startLive({ application: increase })
+    live.actor.send({ type: 'APPROVE', choice: { amount: php(11_000), term: 14 } })
+    expect(live.calls.sent[0]?.call).toEqual({
+      name: 'yhatIncreaseApprove',
+      method: 'PUT',
+      path: '/private/client/yhat/offer/approve/increase',
+      body: { amount: { amount: 1_100_000, currency: 'PHP' }, term: { value: 14, unit: 'day' } },
+    })
+  })
+
+  it('refusing an increase sends the original desired amount and term; refusing a decrease cancels', () => {
+    const up = startLive({ application: increase })
+    up.actor.send({ type: 'REFUSE' })
+    expect(up.calls.sent[0]?.call.body).toEqual({
+      amount: { amount: 800_000, currency: 'PHP' },
+      term: { value: 30, unit: 'day' },
+    })
+    const down = startLive({ application: decrease })
+    down.actor.send({ type: 'REFUSE' })
+    expect(down.calls.sent[0]?.call).toMatchObject({
+      method: 'POST',
+      path: '/private/client/application/42/cancel',
+    })
+  })
+
+  it('an increase without a choice, or outside principal..offered, makes no call and says why', () => {
+    const live = startLive({ application: increase })
+    live.actor.send({ type: 'APPROVE' })
+    expect(live.snapshot().context.refused).toBe('choice-required')
+    live.actor.send({ type: 'APPROVE', choice: { amount: php(7000), term: 14 } })
+    expect(live.snapshot().context.refused).toBe('choice-out-of-range')
+    live.actor.send({ type: 'APPROVE', choice: { amount: php(12_000.01), term: 14 } })
+    expect(live.snapshot().context.refused).toBe('choice-out-of-range')
+    expect(live.calls.sent).toEqual([])
+    live.actor.send({ type: 'APPROVE', choice: { amount: php(12_000), term: 30 } })
+    expect(live.calls.sent).toHaveLength(1)
+    expect(live.snapshot().context.refused).toBeNull()
+  })
+
+  it('a failed answer keeps its error code; RETRY re-sends the same call; BACK answers again', async () => {
+    const live = startLive({ application: decrease })
+    live.actor.send({ type: 'APPROVE' })
+    await live.failSend('offerExpired')
+    expect(live.snapshot().value).toBe('failed')
+    expect(live.snapshot().context.errorCode).toBe('offerExpired')
+    live.actor.send({ type: 'RETRY' })
+    expect(live.calls.sent).toHaveLength(2)
+    expect(live.calls.sent[1]?.call).toEqual(live.calls.sent[0]?.call)
+    await live.failSend()
+    live.actor.send({ type: 'BACK' })
+    expect(live.snapshot().value).toBe('deciding')
+    expect(live.snapshot().context.call).toBeNull()
+  })
+
+  it('a failed reload retries the reload only, never the answer', async () => {
+    const live = startLive({ application: decrease })
+    live.actor.send({ type: 'APPROVE' })
+    await live.answerSend()
+    await live.failReload()
+    expect(live.snapshot().value).toBe('reloadFailed')
+    live.actor.send({ type: 'RETRY' })
+    expect(live.calls.sent).toHaveLength(1)
+    expect(live.calls.reloads).toHaveLength(2)
+    await live.answerReload()
+    expect(live.snapshot().value).toBe('done')
+  })
+
+  it('an application without an offer has nothing to answer', () => {
+    const live = startLive({ application: noOffer })
+    expect(live.snapshot().value).toBe('noOffer')
+    live.actor.send({ type: 'APPROVE' })
+    live.actor.send({ type: 'REFUSE' })
+    expect(live.calls.sent).toEqual([])
+  })
+
+  it('errorCodeOf reads an API error code, or says error', () => {
+    expect(errorCodeOf(Object.assign(new Error('x'), { code: 'offerExpired' }))).toBe('offerExpired')
+    expect(errorCodeOf(new Error('x'))).toBe('error')
+    expect(errorCodeOf('boom')).toBe('error')
+  })
+})
