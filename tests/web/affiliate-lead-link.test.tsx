@@ -9,10 +9,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createMemoryHistory, createRouter, RouterProvider } from '@tanstack/react-router'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createActor } from 'xstate'
+import { createActor, fromPromise } from 'xstate'
 import { LEAD_COOKIE } from '../../domain/affiliate'
 import { appShellMachine } from '../../machines/app-shell.machine'
-import { authMachine } from '../../machines/auth.machine'
+import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import { type ApiClient, ApiError } from '../../src/api/client'
 import { AppServicesProvider } from '../../src/app/app-context'
 import type { AppServices } from '../../src/app/services'
@@ -59,8 +59,15 @@ afterEach(() => {
 
 type Get = (path: string) => Promise<unknown>
 
-/** The whole app at `path`, logged out, with GET answered by `get` and POST recorded. */
-async function openApp(path: string, get: Get) {
+/** A client token as the session machine reads it (the signature is the server's business). */
+function clientToken(): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const claims = { sid: 's', sub: '7', type: 'client', mfa: false, sl: false, exp: Date.now() / 1000 + 900 }
+  return `${part({ alg: 'HS256' })}.${part(claims)}.sig`
+}
+
+/** The whole app at `path` (logged out, or as a client), with GET answered by `get` and POST recorded. */
+async function openApp(path: string, get: Get, asClient = false) {
   const posts: { path: string; body: unknown }[] = []
   const gets: string[] = []
   const api = {
@@ -73,7 +80,19 @@ async function openApp(path: string, get: Get) {
       return { nextCodeAt: null }
     }),
   } as unknown as ApiClient
-  const auth = createActor(authMachine, { input: {} }).start()
+  const auth = createActor(
+    authMachine.provide({
+      actors: {
+        loadUser: fromPromise<AuthUser, SessionActorInput>(async () => ({
+          id: 7,
+          email: 'juan@example.ph',
+          firstName: null,
+        })),
+      },
+    }),
+    { input: {} },
+  ).start()
+  if (asClient) auth.send({ type: 'TOKEN.RECEIVED', token: clientToken() })
   const shell = createActor(appShellMachine, { input: {} }).start()
   const journey = createJourneyActor({ getFlow: () => new Promise(() => {}) })
   stops.push(
@@ -215,5 +234,41 @@ describe('a good lead link', () => {
     })
     await waitFor(() => expect(posts).toHaveLength(1))
     expect(posts[0]!.body).toMatchObject({ leadId: LEAD_ID, mobilePhone: { number: '09179876543' } })
+  })
+})
+
+describe('the registration details step after a lead sign-up', () => {
+  it("prefills the details form from the client's own lead, the birth date as MM/DD/YYYY", async () => {
+    const { gets } = await openApp(
+      '/registration/details',
+      async (path) => {
+        if (path === '/private/client/affiliate-lead') return lead
+        if (path === '/private/client') return { firstName: null, email: 'juan@example.ph' }
+        if (path === '/private/client/registration') return {}
+        return answerLead(path)
+      },
+      true,
+    )
+    await waitFor(() => expect((screen.getByLabelText(/^First name/) as HTMLInputElement).value).toBe('Juan'))
+    expect((screen.getByLabelText(/^Last name/) as HTMLInputElement).value).toBe('Dela Cruz')
+    expect((screen.getByLabelText(/Date of birth/) as HTMLInputElement).value).toBe('05/17/1990')
+    expect((screen.getByLabelText('Male') as HTMLInputElement).checked).toBe(true)
+    expect(gets).toContain('/private/client/affiliate-lead')
+    expect(gets.filter((p) => p.startsWith('/public/affiliates'))).toEqual([])
+  })
+
+  it('shows an empty form when the client has no lead', async () => {
+    await openApp(
+      '/registration/details',
+      async (path) => {
+        if (path === '/private/client') return { firstName: null, email: 'juan@example.ph' }
+        if (path === '/private/client/registration') return {}
+        return answerLead(path)
+      },
+      true,
+    )
+    await waitFor(() => expect(screen.getByLabelText(/^First name/)).toBeTruthy())
+    expect((screen.getByLabelText(/^First name/) as HTMLInputElement).value).toBe('')
+    expect((screen.getByLabelText(/E-mail/) as HTMLInputElement).value).toBe('juan@example.ph')
   })
 })
