@@ -7,6 +7,7 @@ export default defineConfig({
     './server/db/schema-identity.ts',
     './server/db/schema-journey.ts',
     './server/db/schema-lending.ts',
+    './server/db/schema-affiliate.ts',
   ],
   out: './server/db/migrations',
 })

@@ -2,6 +2,8 @@
  * Campaign parameters (spec section 2): kept for 30 minutes in the `affiliate` cookie and sent with the
  * application, then removed.
  */
+import * as v from 'valibot'
+
 export const campaignParams = [
   'gclid',
   'utm_partner',
@@ -29,4 +31,37 @@ export function campaignFromSearch(search: string): Campaign | null {
     if (value) campaign[name] = value.slice(0, 200)
   }
   return Object.keys(campaign).length ? campaign : null
+}
+
+/**
+ * The campaign a request may carry (sign-up stores it with the client): only the known parameters, each up to
+ * 200 characters; unknown keys are dropped, so a caller cannot store arbitrary data through it.
+ */
+const param = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)))
+export const campaignSchema = v.object({
+  gclid: param,
+  utm_partner: param,
+  utm_source: param,
+  utm_content: param,
+  utm_campaign: param,
+  utm_medium: param,
+  my_source: param,
+  my_content: param,
+  my_campaign: param,
+  my_medium: param,
+} satisfies Record<CampaignParam, typeof param>)
+
+/** The affiliate cookie's value as the campaign it holds, or null when it is missing or not a campaign. */
+export function parseCampaignCookie(raw: string | null): Campaign | null {
+  if (!raw) return null
+  try {
+    const parsed = v.safeParse(campaignSchema, JSON.parse(raw))
+    if (!parsed.success) return null
+    const campaign = Object.fromEntries(
+      Object.entries(parsed.output).filter(([, value]) => value),
+    ) as Campaign
+    return Object.keys(campaign).length ? campaign : null
+  } catch {
+    return null
+  }
 }

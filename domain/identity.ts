@@ -3,6 +3,7 @@
  * Messages are the spec's message keys; the UI turns them into text and puts the key on the error element.
  */
 import * as v from 'valibot'
+import { campaignSchema } from './campaign'
 
 export const messageKeys = {
   required: 'error-required',
@@ -54,6 +55,9 @@ export const verificationCodeSchema = required(
  */
 export const deviceIdSchema = v.pipe(v.string(), v.regex(/^[\w-]{8,128}$/, messageKeys.wrongFormat))
 
+/** A UUID in its 8-4-4-4-12 hexadecimal form (affiliate lead ids). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export const languageSchema = v.optional(v.picklist(['en']), 'en')
 
 /** Versions of the texts a client agrees to; a new version means asking again. */
@@ -77,7 +81,15 @@ export const signUpSchema = v.pipe(
     }),
     captchaToken: v.optional(v.pipe(v.string(), v.maxLength(4096))),
     deviceId: v.optional(deviceIdSchema),
-    campaign: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(200)))),
+    campaign: v.optional(campaignSchema),
+    /** The affiliate lead the visitor came with (the leadId cookie); linked to the new client and closed. */
+    leadId: v.optional(
+      v.pipe(
+        v.string(messageKeys.wrongFormat),
+        v.regex(UUID_PATTERN, messageKeys.wrongFormat),
+        v.toLowerCase(),
+      ),
+    ),
   }),
   v.forward(
     v.partialCheck(

@@ -19,6 +19,7 @@ import { sandboxIdentityVerification } from './providers/identity-verification'
 import { createSandboxMessaging } from './providers/messaging'
 import { sandboxPayout } from './providers/payout'
 import { sandboxScoring } from './providers/scoring'
+import { seedDemoLead } from './services/affiliate/demo-lead'
 import { seedDemoClient } from './services/identity/demo'
 import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
@@ -77,6 +78,7 @@ if (sandboxAdminDevice) {
   }
 }
 const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
+const demoLead = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoLead(database.db)
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
 const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')
@@ -116,6 +118,7 @@ const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (
   )
   if (demoClient)
     console.info(`  client       ${demoClient.phone} or ${demoClient.email} / ${demoClient.password}`)
+  if (demoLead) console.info(`  lead link    http://localhost:${info.port}${demoLead.path}`)
   console.info(
     `  codes        ${consolePrint ? 'printed in this console and ' : ''}listed by GET /web/private/back-office/outbox`,
   )

@@ -13,11 +13,18 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { lockDataDir } from './lock'
 import * as referenceSchema from './schema'
+import * as affiliateSchema from './schema-affiliate'
 import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
 import * as lendingSchema from './schema-lending'
 
-const schema = { ...referenceSchema, ...identitySchema, ...journeySchema, ...lendingSchema }
+const schema = {
+  ...referenceSchema,
+  ...identitySchema,
+  ...journeySchema,
+  ...lendingSchema,
+  ...affiliateSchema,
+}
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>

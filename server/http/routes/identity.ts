@@ -260,7 +260,10 @@ export const identityRoutes: AnyRoute[] = [
         { type: 'client', id: row.id, deviceHash },
         at,
       )
-      logger.info({ clientId: row.id, event: 'client.signed_up' }, 'client signed up')
+      logger.info(
+        { clientId: row.id, event: 'client.signed_up', lead: body.leadId ? row.leadLinked : undefined },
+        'client signed up',
+      )
       sendToken(c, opened.token)
       return ok(
         c,

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../route'
+import { affiliateRoutes } from './affiliate'
 import { identityRoutes } from './identity'
 import { backOfficeIdentityRoutes } from './identity-back-office'
 import { singleLinkRoutes } from './identity-single-link'
@@ -15,6 +16,7 @@ export const allRoutes: AnyRoute[] = [
   ...identityRoutes,
   ...backOfficeIdentityRoutes,
   ...singleLinkRoutes,
+  ...affiliateRoutes,
   ...referenceRoutes,
   ...pricingRoutes,
   ...journeyRoutes,

@@ -11,6 +11,7 @@ import { hashPassword } from '../../auth/passwords'
 import type { Db, DbOrTx } from '../../db/client'
 import { client, consent } from '../../db/schema-identity'
 import { ApiError, validationFailed } from '../../http/errors'
+import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
 import { checkPasswordThrottled } from './login'
 
@@ -43,7 +44,12 @@ function uniqueViolation(error: unknown) {
   return null
 }
 
-export async function signUp(db: Db, input: SignUp, now: Date): Promise<ClientRow> {
+export interface SignedUpClient extends ClientRow {
+  /** Whether the sign-up used the affiliate lead it named (false when none was named or it was no longer open). */
+  leadLinked: boolean
+}
+
+export async function signUp(db: Db, input: SignUp, now: Date): Promise<SignedUpClient> {
   const violations = []
   if (await isTaken(db, 'email', input.email))
     violations.push({ propertyPath: 'email', message: messageKeys.emailTaken })
@@ -76,7 +82,9 @@ export async function signUp(db: Db, input: SignUp, now: Date): Promise<ClientRo
           at: now,
         })),
       )
-      return row!
+      // Same transaction: a lead is linked to the client that exists, and only one sign-up can win it.
+      const leadLinked = input.leadId ? await takeLead(tx, input.leadId, row!.id, now) : false
+      return { ...row!, leadLinked }
     })
   } catch (error) {
     throw uniqueViolation(error) ?? error

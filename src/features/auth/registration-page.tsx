@@ -6,11 +6,13 @@
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
+import { AFFILIATE_COOKIE, parseCampaignCookie } from '../../../domain/campaign'
 import { signUpSchema } from '../../../domain/identity'
 import type { AuthUser } from '../../../machines/auth.machine'
 import { useApi } from '../../app/app-context'
+import { readCookie } from '../../app/cookies'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CheckboxField, FormError, FormSuccess, TextField } from '../../ui/forms/fields'
 import { captchaToken } from './captcha'
@@ -29,7 +31,24 @@ const FIELDS = [
   'consents.marketing',
 ] as const
 
-export function RegistrationPage() {
+/**
+ * An affiliate lead the sign-up comes with (docs/decisions/0014), handed in by the route: its id goes with the
+ * sign-up (the server links the lead to the new client and closes it); its phone and e-mail prefill the form.
+ */
+export interface SignUpLead {
+  leadId: string | null
+  phone?: string
+  email?: string
+}
+
+export function RegistrationPage({
+  lead,
+  onSignedUp,
+}: {
+  lead?: SignUpLead
+  /** Called once the sign-up succeeded (the route forgets the lead cookie). */
+  onSignedUp?: () => void
+} = {}) {
   const m = useMessages()
   const { status, user, tokenType } = useAuth()
   const [nextCodeAt, setNextCodeAt] = useState<string | null>(null)
@@ -49,13 +68,25 @@ export function RegistrationPage() {
       ) : status === 'loggingIn' ? (
         <p role="status">{m.auth.login.loggingIn}</p>
       ) : (
-        <SignUpForm onSignedUp={setNextCodeAt} />
+        <SignUpForm
+          lead={lead}
+          onSignedUp={(next) => {
+            onSignedUp?.()
+            setNextCodeAt(next)
+          }}
+        />
       )}
     </section>
   )
 }
 
-function SignUpForm({ onSignedUp }: { onSignedUp: (nextCodeAt: string | null) => void }) {
+export function SignUpForm({
+  lead,
+  onSignedUp,
+}: {
+  lead?: SignUpLead
+  onSignedUp: (nextCodeAt: string | null) => void
+}) {
   const m = useMessages().auth
   const api = useApi()
   const form = useForm({
@@ -70,8 +101,17 @@ function SignUpForm({ onSignedUp }: { onSignedUp: (nextCodeAt: string | null) =>
     },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, FIELDS)
+  // The lead arrives after the first render; it fills only what the visitor has not typed yet.
+  const { phone: leadPhone, email: leadEmail } = lead ?? {}
+  useEffect(() => {
+    if (leadPhone && !form.getFieldState('mobilePhone.number').isDirty)
+      form.setValue('mobilePhone.number', leadPhone)
+    if (leadEmail && !form.getFieldState('email').isDirty) form.setValue('email', leadEmail)
+  }, [form, leadPhone, leadEmail])
   const submit = form.handleSubmit(async (values) => {
     setFormError(null)
+    // Stored with the client; the cookie stays for the application, which sends and removes it (spec section 2).
+    const campaign = parseCampaignCookie(readCookie(AFFILIATE_COOKIE))
     try {
       const answer = await api.post<{ nextCodeAt: string | null }>(
         '/public/client',
@@ -80,6 +120,8 @@ function SignUpForm({ onSignedUp }: { onSignedUp: (nextCodeAt: string | null) =>
           language: 'en',
           captchaToken: await captchaToken('signup'),
           deviceId: deviceId(),
+          ...(lead?.leadId ? { leadId: lead.leadId } : {}),
+          ...(campaign ? { campaign } : {}),
         },
         { headers: deviceHeaders() },
       )
