@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { ClientKind } from '../../../domain/offer'
+import { applicationStatus } from '../../../domain/offer-decision'
 import type { DbOrTx, Tx } from '../../db/client'
 import { client } from '../../db/schema-identity'
 import { disbursementEntry } from '../../db/schema-journey'
@@ -26,22 +27,8 @@ import { checkPromo, lendingConfig, type PricedOffer, priceOffer } from '../pric
 /** What a change needs: the database, and the logger the journey writes its event line to. */
 export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
 
-/** Application status codes, spec section 4. */
-export const AppStatus = {
-  new: 1,
-  signing: 2,
-  accepted: 3,
-  completed: 4,
-  canceled: 5,
-  rejected: 6,
-  verification: 7,
-  specialOffer: 13,
-  manualVerification: 14,
-  yhatDecrease: 17,
-  yhatIncrease: 18,
-  terminated: 23,
-  decisionError: 401,
-} as const
+/** Application status codes, spec section 4: the one table in domain/, shared with the web app. */
+export const AppStatus = applicationStatus
 
 /** Loan status codes, spec section 4. */
 export const LoanStatus = { active: 4, paid: 5 } as const
