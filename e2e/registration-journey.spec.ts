@@ -8,7 +8,14 @@
  * verification decided by the last name ("Declined" is declined), bank linking with `sandbox` / `sandbox`.
  */
 import { deflateSync } from 'node:zlib'
-import { type APIRequestContext, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test'
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+  test,
+} from '@playwright/test'
 import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
 import { watchConsole } from './support'
 
@@ -204,19 +211,27 @@ test('a new visitor goes from the calculator through every registration step to 
   await signUpFromCalculator(page, request, admin)
 
   // Details (new_client_created, no first name yet).
-  await expectStep(page, request, 'new_client_created', '/registration/details', () => page.getByLabel('First name'))
+  await expectStep(page, request, 'new_client_created', '/registration/details', () =>
+    page.getByLabel('First name'),
+  )
   await fillDetails(page, 'Dela Cruz')
 
-  await expectStep(page, request, 'work_info', '/registration/employment', () => page.getByLabel('Employment type'))
+  await expectStep(page, request, 'work_info', '/registration/employment', () =>
+    page.getByLabel('Employment type'),
+  )
   await fillEmployment(page)
 
-  await expectStep(page, request, 'relative_info', '/registration/reference', () => page.getByLabel('Full name'))
+  await expectStep(page, request, 'relative_info', '/registration/reference', () =>
+    page.getByLabel('Full name'),
+  )
   await fillReference(page)
 
   await expectStep(page, request, 'address', '/registration/address', () => page.getByLabel('Region'))
   await fillAddress(page)
 
-  await expectStep(page, request, 'document_upload', '/registration/documents', () => page.getByLabel('ID type'))
+  await expectStep(page, request, 'document_upload', '/registration/documents', () =>
+    page.getByLabel('ID type'),
+  )
   await fillDocuments(page)
 
   // Identity check with the sandbox provider: any last name but "Declined"/"Resubmit" is approved.
@@ -228,7 +243,9 @@ test('a new visitor goes from the calculator through every registration step to 
   await page.getByRole('button', { name: 'Check the result' }).click()
 
   // Bank link with the sandbox credentials.
-  await expectStep(page, request, 'kontomatik', '/registration/bank-data', () => page.getByLabel('Bank', { exact: true }))
+  await expectStep(page, request, 'kontomatik', '/registration/bank-data', () =>
+    page.getByLabel('Bank', { exact: true }),
+  )
   await page.getByLabel('Bank', { exact: true }).selectOption('sandbox-bdo')
   await page.getByLabel('Online banking user name').fill('sandbox')
   await page.getByLabel('Online banking password').fill('sandbox')
@@ -257,11 +274,16 @@ test('a new visitor goes from the calculator through every registration step to 
   expect(errors.filter((e) => !/status of (401|404|422)/.test(e))).toEqual([])
 })
 
-test('a declined identity check ends on the rejected page, and stays there on reload', async ({ page, request }) => {
+test('a declined identity check ends on the rejected page, and stays there on reload', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(150_000)
   const admin = await adminToken(request)
   await signUpFromCalculator(page, request, admin)
-  await expectStep(page, request, 'new_client_created', '/registration/details', () => page.getByLabel('First name'))
+  await expectStep(page, request, 'new_client_created', '/registration/details', () =>
+    page.getByLabel('First name'),
+  )
   await fillDetails(page, 'Declined')
   await expect(page).toHaveURL(/\/registration\/employment$/, { timeout: 15_000 })
   await fillEmployment(page)
