@@ -324,3 +324,33 @@ test('a declined identity check ends on the rejected page, and stays there on re
   await expect(page).toHaveURL(/\/application\/rejected$/)
   await expect(page.getByRole('heading', { name: 'We cannot offer a loan right now' })).toBeVisible()
 })
+
+test('a verification asking for new photos keeps the client on the identity check, also after a reload', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000)
+  const admin = await adminToken(request)
+  await signUpFromCalculator(page, request, admin)
+  await expect(page).toHaveURL(/\/registration\/details$/, { timeout: 15_000 })
+  await fillDetails(page, 'Resubmit')
+  await expect(page).toHaveURL(/\/registration\/employment$/, { timeout: 15_000 })
+  await fillEmployment(page)
+  await expect(page).toHaveURL(/\/registration\/reference$/, { timeout: 15_000 })
+  await fillReference(page)
+  await expect(page).toHaveURL(/\/registration\/address$/, { timeout: 15_000 })
+  await fillAddress(page)
+  await expect(page).toHaveURL(/\/registration\/documents$/, { timeout: 15_000 })
+  await fillDocuments(page)
+  await expect(page).toHaveURL(/\/registration\/document-verification$/, { timeout: 15_000 })
+  await page.getByRole('button', { name: 'Start identity check' }).click()
+  await page.getByRole('button', { name: 'Check the result' }).click()
+
+  await expect(page.getByText('We need new photos of your ID.')).toBeVisible()
+  await expectStep(page, request, 'veriff', '/registration/document-verification', () =>
+    page.getByRole('button', { name: 'Start again' }),
+  )
+  // A new session can be started from the same screen.
+  await page.getByRole('button', { name: 'Start again' }).click()
+  await expect(page.getByRole('button', { name: 'Check the result' })).toBeVisible()
+})
