@@ -199,6 +199,25 @@ async function fillDocuments(page: Page) {
   await continueButton(page).click()
 }
 
+/** Sign-up and the steps up to the identity check, whose result is asked for; the last name decides it. */
+async function walkToIdentityCheck(page: Page, request: APIRequestContext, lastName: string) {
+  const admin = await adminToken(request)
+  await signUpFromCalculator(page, request, admin)
+  await expect(page).toHaveURL(/\/registration\/details$/, { timeout: 15_000 })
+  await fillDetails(page, lastName)
+  await expect(page).toHaveURL(/\/registration\/employment$/, { timeout: 15_000 })
+  await fillEmployment(page)
+  await expect(page).toHaveURL(/\/registration\/reference$/, { timeout: 15_000 })
+  await fillReference(page)
+  await expect(page).toHaveURL(/\/registration\/address$/, { timeout: 15_000 })
+  await fillAddress(page)
+  await expect(page).toHaveURL(/\/registration\/documents$/, { timeout: 15_000 })
+  await fillDocuments(page)
+  await expect(page).toHaveURL(/\/registration\/document-verification$/, { timeout: 15_000 })
+  await page.getByRole('button', { name: 'Start identity check' }).click()
+  await page.getByRole('button', { name: 'Check the result' }).click()
+}
+
 test.describe.configure({ mode: 'serial' })
 
 test('a new visitor goes from the calculator through every registration step to apply', async ({
@@ -298,23 +317,7 @@ test('a declined identity check ends on the rejected page, and stays there on re
   request,
 }) => {
   test.setTimeout(150_000)
-  const admin = await adminToken(request)
-  await signUpFromCalculator(page, request, admin)
-  await expectStep(page, request, 'new_client_created', '/registration/details', () =>
-    page.getByLabel('First name'),
-  )
-  await fillDetails(page, 'Declined')
-  await expect(page).toHaveURL(/\/registration\/employment$/, { timeout: 15_000 })
-  await fillEmployment(page)
-  await expect(page).toHaveURL(/\/registration\/reference$/, { timeout: 15_000 })
-  await fillReference(page)
-  await expect(page).toHaveURL(/\/registration\/address$/, { timeout: 15_000 })
-  await fillAddress(page)
-  await expect(page).toHaveURL(/\/registration\/documents$/, { timeout: 15_000 })
-  await fillDocuments(page)
-  await expect(page).toHaveURL(/\/registration\/document-verification$/, { timeout: 15_000 })
-  await page.getByRole('button', { name: 'Start identity check' }).click()
-  await page.getByRole('button', { name: 'Check the result' }).click()
+  await walkToIdentityCheck(page, request, 'Declined')
 
   await expect(page).toHaveURL(/\/application\/rejected$/, { timeout: 15_000 })
   expect(await serverFlow(page, request)).toEqual({ step: 'reject_page', status: 'active' })
@@ -330,21 +333,7 @@ test('a verification asking for new photos keeps the client on the identity chec
   request,
 }) => {
   test.setTimeout(150_000)
-  const admin = await adminToken(request)
-  await signUpFromCalculator(page, request, admin)
-  await expect(page).toHaveURL(/\/registration\/details$/, { timeout: 15_000 })
-  await fillDetails(page, 'Resubmit')
-  await expect(page).toHaveURL(/\/registration\/employment$/, { timeout: 15_000 })
-  await fillEmployment(page)
-  await expect(page).toHaveURL(/\/registration\/reference$/, { timeout: 15_000 })
-  await fillReference(page)
-  await expect(page).toHaveURL(/\/registration\/address$/, { timeout: 15_000 })
-  await fillAddress(page)
-  await expect(page).toHaveURL(/\/registration\/documents$/, { timeout: 15_000 })
-  await fillDocuments(page)
-  await expect(page).toHaveURL(/\/registration\/document-verification$/, { timeout: 15_000 })
-  await page.getByRole('button', { name: 'Start identity check' }).click()
-  await page.getByRole('button', { name: 'Check the result' }).click()
+  await walkToIdentityCheck(page, request, 'Resubmit')
 
   await expect(page.getByText('We need new photos of your ID.')).toBeVisible()
   await expectStep(page, request, 'veriff', '/registration/document-verification', () =>
@@ -353,4 +342,29 @@ test('a verification asking for new photos keeps the client on the identity chec
   // A new session can be started from the same screen.
   await page.getByRole('button', { name: 'Start again' }).click()
   await expect(page.getByRole('button', { name: 'Check the result' })).toBeVisible()
+})
+
+test('a client who skips bank linking and chooses an e-wallet payout also reaches apply', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000)
+  await walkToIdentityCheck(page, request, 'Reyes')
+  await expectStep(page, request, 'kontomatik', '/registration/bank-data', () =>
+    page.getByRole('button', { name: 'Continue without linking' }),
+  )
+  await page.getByRole('button', { name: 'Continue without linking' }).click()
+
+  await expectStep(page, request, 'disbursement_type', '/registration/payment', () =>
+    page.getByRole('heading', { name: 'Add a payout account' }),
+  )
+  await page.getByRole('radio', { name: 'E-wallet' }).check()
+  await chooseFirst(page.getByRole('combobox', { name: 'E-wallet' }))
+  await page.getByLabel('E-wallet mobile number').fill('09171234568')
+  await page.getByRole('button', { name: 'Save payout account' }).click()
+  await expect(page.locator('.reg-card--selected')).toContainText('E-wallet')
+  await page.getByRole('button', { name: 'Finish registration' }).click()
+
+  await expect(page).toHaveURL(/\/application\/apply$/, { timeout: 15_000 })
+  expect(await serverFlow(page, request)).toEqual({ step: 'no_loan_page', status: 'active' })
 })
