@@ -86,7 +86,13 @@ export function EmploymentForm({
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.put('/private/client/complete-step-two', values)
+      // The server validates the body with the same schema, which reads pesos as typed text (its output
+      // is numbers): send the schema's input, not its output.
+      await api.put('/private/client/complete-step-two', {
+        ...values,
+        monthlyIncome: String(values.monthlyIncome),
+        monthlyExpenses: String(values.monthlyExpenses),
+      })
       refresh()
     } catch (error) {
       fail(error, setError)

@@ -12,6 +12,7 @@ import { useAppServices } from '../../app/app-context'
  */
 interface MaybeJourneyServices {
   journey?: { actor?: { send(event: { type: 'FLOW.REFRESH' }): void } }
+  auth?: { send(event: { type: 'USER.RELOAD' }): void }
 }
 
 export function useJourneyRefresh(onCompleted?: () => void) {
@@ -19,6 +20,9 @@ export function useJourneyRefresh(onCompleted?: () => void) {
   const queryClient = useQueryClient()
   return useCallback(() => {
     services.journey?.actor?.send({ type: 'FLOW.REFRESH' })
+    // The journey guards read the session's user (first name, status): after the details step the first name
+    // is new, and until the session reloads it the registration guard keeps the client on details.
+    services.auth?.send({ type: 'USER.RELOAD' })
     // The client's own data (first name, phone, ...) may have changed with the step; the step's own screen
     // data (sessions, payout lists) is kept, since the answer that completed the step already holds it.
     void queryClient.invalidateQueries({ queryKey: ['client'] })

@@ -37,11 +37,13 @@ describe('<DetailsForm>', () => {
     const { api, calls } = scriptedApi({
       'PUT /private/client': { flow: { step: 'work_info', status: 'active' } },
     })
-    const { journey } = renderWithApp(api, <DetailsForm />)
+    const { journey, auth } = renderWithApp(api, <DetailsForm />)
     fillValid()
     expect((screen.getByLabelText(/date of birth/i) as HTMLInputElement).value).toBe('03/15/1990')
     submit()
     await waitFor(() => expect(journey.actor.send).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    // The guards read the first name from the session's user: it is reloaded, or the client stays on details.
+    expect(auth.send).toHaveBeenCalledWith({ type: 'USER.RELOAD' })
     expect(calls).toEqual([
       {
         method: 'PUT',

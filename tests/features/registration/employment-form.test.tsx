@@ -23,7 +23,7 @@ describe('<EmploymentForm>', () => {
     expect(calls).toEqual([])
   })
 
-  it('hides the company for a student and sends pesos as numbers to PUT /complete-step-two', async () => {
+  it('hides the company for a student and sends pesos as the text the server schema reads to PUT /complete-step-two', async () => {
     const { api, calls } = scriptedApi({ 'PUT /private/client/complete-step-two': { flow: {} } })
     const { journey } = renderWithApp(api, <EmploymentForm />)
     chooseType('employed_private')
@@ -37,7 +37,7 @@ describe('<EmploymentForm>', () => {
     expect(calls[0]).toMatchObject({
       method: 'PUT',
       path: '/private/client/complete-step-two',
-      body: { employmentType: 'student', monthlyIncome: 8000, monthlyExpenses: 4000 },
+      body: { employmentType: 'student', monthlyIncome: '8000', monthlyExpenses: '4000' },
     })
     expect((calls[0]?.body as Record<string, unknown>).companyName).toBeUndefined()
   })

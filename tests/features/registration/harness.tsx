@@ -41,7 +41,8 @@ export const violation = (path: string, ...violations: Violation[]) =>
 export function renderWithApp(api: ApiClient, ui: ReactNode) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const journey = { actor: { send: vi.fn() } }
-  const services = { api, queryClient, journey } as unknown as AppServices
+  const auth = { send: vi.fn() }
+  const services = { api, queryClient, journey, auth } as unknown as AppServices
   const view = render(
     <MessagesProvider messages={messages}>
       <AppServicesProvider services={services}>
@@ -49,7 +50,7 @@ export function renderWithApp(api: ApiClient, ui: ReactNode) {
       </AppServicesProvider>
     </MessagesProvider>,
   )
-  return { ...view, journey, queryClient }
+  return { ...view, journey, auth, queryClient }
 }
 
 export function type(label: string | RegExp, value: string) {
