@@ -57,14 +57,14 @@ export const affiliateRoutes: AnyRoute[] = [
   defineRoute({
     method: 'get',
     path: '/private/client/affiliate-lead',
-    summary: "The prefill data of the lead the current client's sign-up used (404 without one)",
+    summary: "The prefill data of the lead the current client's sign-up used, or null without one",
     tags: ['affiliate'],
     access: 'client',
-    response: prefillSchema,
+    response: v.nullable(prefillSchema),
     handler: async (c) => {
+      // Most clients came without a lead: that is an answer (null), not a missing resource.
       const row = await findClientLead(db(c), c.get('principal').id)
-      if (!row) throw leadNotFound()
-      return ok(c, leadPrefill(row))
+      return ok(c, row ? leadPrefill(row) : null)
     },
   }),
 

@@ -29,7 +29,8 @@ export function useLead(): { lead: LeadPrefill | null; leadId: string | null; is
   const leadId = client ? null : rememberedLeadId()
   const own = useQuery({
     queryKey: clientLeadQueryKey,
-    queryFn: ({ signal }) => api.get<LeadPrefill>('/private/client/affiliate-lead', { signal, quiet: true }),
+    queryFn: ({ signal }) =>
+      api.get<LeadPrefill | null>('/private/client/affiliate-lead', { signal, quiet: true }),
     enabled: client,
     staleTime: Number.POSITIVE_INFINITY,
   })
