@@ -76,7 +76,8 @@ if (sandboxAdminDevice) {
     process.exit(1)
   }
 }
-const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
+const demoClient =
+  production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient({ database, logger })
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
 const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')
