@@ -61,6 +61,10 @@ export const flowSteps = [
   'offer_increase',
   'offer_decrease',
   'facebook',
+  // The server's waiting steps while a decision or a payout runs (docs/decisions/0012): always answered with
+  // status 'completed', which routes to the loading page.
+  'application_processing',
+  'payout_processing',
 ] as const
 export type FlowStep = (typeof flowSteps)[number]
 
@@ -190,6 +194,8 @@ export const flowRouteTable: Readonly<Record<FlowStep, StepRoute>> = {
   veriff: journeyPaths.documentVerification,
   offer_increase: journeyPaths.offerIncrease,
   offer_decrease: journeyPaths.offerDecrease,
+  application_processing: journeyPaths.loading,
+  payout_processing: journeyPaths.loading,
 }
 
 /**

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { expect, type Page, type Request, test } from '@playwright/test'
+import { logInAsClient, readyClient } from './clients'
 import { watchConsole } from './support'
 
 const OFFER_PATH = /\/web\/public\/arithmetic\/offer\/stl\//
@@ -250,8 +251,12 @@ test('a promo code is checked by the server: refused with its reason, accepted i
   await expect.poll(() => offerUrls.some((url) => url.includes('promo_name=WELCOME'))).toBe(true)
 })
 
-test('/application/apply shows the compact calculator with an Edit toggle', async ({ page }) => {
+test('/application/apply shows the compact calculator with an Edit toggle', async ({ page, request }) => {
+  // A client of its own at the ready-to-apply step: the apply page follows the journey (ADR 0011).
+  const client = await readyClient(request)
+  await logInAsClient(page, client.phone, client.password)
   await page.goto('/application/apply')
+  await expect(page).toHaveURL(/\/application\/apply$/)
   const edit = page.getByRole('button', { name: 'Edit' })
   await expect(page.getByText('₱5 000.00 for 30 days')).toBeVisible()
   await expect(edit).toHaveAttribute('aria-expanded', 'false')
@@ -293,8 +298,14 @@ test('the home route with its calculator loads less than 170 KB of gzipped JavaS
   expect(gzipped).toBeLessThan(170 * 1024)
 })
 
-test('/profile/no-loan shows the full calculator, keeping the state chosen on home', async ({ page }) => {
+test('/profile/no-loan shows the full calculator, keeping the state chosen on home', async ({
+  page,
+  request,
+}) => {
   const errors = watchConsole(page)
+  // A logged-in page: a client of its own, so no other test's application changes what it shows.
+  const client = await readyClient(request)
+  await logInAsClient(page, client.phone, client.password)
   await page.goto('/')
   const amount = page.getByRole('slider', { name: 'Amount' })
   await amount.focus()

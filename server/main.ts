@@ -77,8 +77,9 @@ if (sandboxAdminDevice) {
     process.exit(1)
   }
 }
-const demoClient = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoClient(database.db)
-const demoLead = production || process.env.DEMO_CLIENT === '0' ? null : await seedDemoLead(database.db)
+const demoData = production || process.env.DEMO_CLIENT === '0' ? null : { database, logger }
+const demoClient = demoData ? await seedDemoClient(demoData) : null
+const demoLead = demoData ? await seedDemoLead(database.db) : null
 
 // Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
 const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')

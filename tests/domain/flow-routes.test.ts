@@ -63,6 +63,9 @@ describe('flow routing by step (spec section 2, one row each)', () => {
     ['offer_increase', '/application/offer-increase'],
     ['offer_decrease', '/application/offer-decrease'],
     ['facebook', 'https://www.facebook.com/?application_id=app-42'],
+    // The server's waiting steps (ADR 0012): a decision or a payout runs, the client waits on the loading page.
+    ['application_processing', '/application/loading'],
+    ['payout_processing', '/application/loading'],
   ]
 
   it('the table has exactly one row per server step', () => {

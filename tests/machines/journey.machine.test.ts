@@ -424,6 +424,8 @@ describe('every row of the step table, through the machine', () => {
     ['veriff', active('veriff'), named, '/registration/document-verification'],
     ['offer_increase', active('offer_increase'), named, '/application/offer-increase'],
     ['offer_decrease', active('offer_decrease'), named, '/application/offer-decrease'],
+    ['application_processing', active('application_processing'), named, '/application/loading'],
+    ['payout_processing', active('payout_processing'), named, '/application/loading'],
     ...flowSteps.map((step): [string, Flow, JourneyFacts, string] => [
       `${step}, completed`,
       { step, status: 'completed' },

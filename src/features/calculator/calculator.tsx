@@ -37,12 +37,21 @@ export interface CalculatorProps {
   submit?: boolean
   /** Told the settled amount, term and fee choice whenever they change (the offer-increase page reads them). */
   onSelection?: (selection: CalculatorSelection) => void
+  /**
+   * Compact mode on the apply form: the package-fee consent and the promo code stay in view outside the Edit
+   * toggle, since the application is made of them (one checkbox, one promo field: the calculator's own).
+   */
+  optionsShown?: boolean
 }
 
 export interface CalculatorSelection {
   amount: number
   term: number
   optionalFee: boolean
+  /** The promo code the server accepted, or null. */
+  promoCode: string | null
+  /** The offer shown is priced for exactly this selection (no request pending, no pricing error). */
+  priced: boolean
 }
 
 export function Calculator({
@@ -51,6 +60,7 @@ export function Calculator({
   extraNote = false,
   submit = true,
   onSelection,
+  optionsShown = false,
 }: CalculatorProps) {
   const api = useApi()
   const navigate = useNavigate()
@@ -83,9 +93,10 @@ export function Calculator({
   }, [ready, amount, term, tab, optionalFee, promoCode])
   const selectionListener = useRef(onSelection)
   selectionListener.current = onSelection
+  const priced = context.offerKey === requestKeyOf(context) && context.offer !== null && !context.offerError
   useEffect(() => {
-    if (ready) selectionListener.current?.({ amount, term, optionalFee })
-  }, [ready, amount, term, optionalFee])
+    if (ready) selectionListener.current?.({ amount, term, optionalFee, promoCode, priced })
+  }, [ready, amount, term, optionalFee, promoCode, priced])
 
   // Carry out the machine's submit decision (spec section 4, Submit from the calculator).
   const [submitting, setSubmitting] = useState(false)
@@ -178,6 +189,31 @@ export function Calculator({
     document.getElementById(tabId(next))?.focus()
   }
 
+  const options = (
+    <>
+      <div className="calculator__fee">
+        <input
+          id={`${baseId}-fee`}
+          type="checkbox"
+          checked={optionalFee}
+          aria-describedby={`${baseId}-fee-hint`}
+          onChange={(event) => actor.send({ type: 'OPTIONAL_FEE.SET', enabled: event.currentTarget.checked })}
+        />
+        <label htmlFor={`${baseId}-fee`}>{m.optionalFee.label}</label>
+        <p id={`${baseId}-fee-hint`} className="field__hint">
+          {m.optionalFee.hint}
+        </p>
+      </div>
+      <PromoCodeField
+        loggedIn={loggedIn}
+        current={promoCode}
+        offerStatus={offerPromo && !offerPromo.applied ? offerPromo.status : null}
+        onValid={(code) => actor.send({ type: 'PROMO.SET', code })}
+        onClear={() => actor.send({ type: 'PROMO.SET', code: '' })}
+      />
+    </>
+  )
+
   const panel = (
     <>
       {mode === 'compact' ? (
@@ -223,29 +259,9 @@ export function Calculator({
           maxDisplay={formatDays(context.term.max, m)}
           onChange={(value) => actor.send({ type: 'TERM.SET', value })}
         />
-        <div className="calculator__fee">
-          <input
-            id={`${baseId}-fee`}
-            type="checkbox"
-            checked={optionalFee}
-            aria-describedby={`${baseId}-fee-hint`}
-            onChange={(event) =>
-              actor.send({ type: 'OPTIONAL_FEE.SET', enabled: event.currentTarget.checked })
-            }
-          />
-          <label htmlFor={`${baseId}-fee`}>{m.optionalFee.label}</label>
-          <p id={`${baseId}-fee-hint`} className="field__hint">
-            {m.optionalFee.hint}
-          </p>
-        </div>
-        <PromoCodeField
-          loggedIn={loggedIn}
-          current={promoCode}
-          offerStatus={offerPromo && !offerPromo.applied ? offerPromo.status : null}
-          onValid={(code) => actor.send({ type: 'PROMO.SET', code })}
-          onClear={() => actor.send({ type: 'PROMO.SET', code: '' })}
-        />
+        {optionsShown ? null : options}
       </div>
+      {optionsShown ? options : null}
       <CalculatorStats
         amount={amount}
         term={term}

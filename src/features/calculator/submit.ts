@@ -27,9 +27,12 @@ export interface CreateApplicationBody {
   affiliate?: Campaign
 }
 
+/** What an application is made of: the calculator's settled amount, term, fee consent and promo code. */
+export type ApplicationFigures = Pick<SubmitDecision, 'amount' | 'term' | 'optionalFee' | 'promoCode'>
+
 /** The body of POST /private/client/application (spec section 7); money in centavos (ADR 0002). */
 export function createApplicationBody(
-  decision: SubmitDecision,
+  decision: ApplicationFigures,
   campaign: Campaign | null,
 ): CreateApplicationBody {
   return {
@@ -45,7 +48,7 @@ export function createApplicationBody(
 }
 
 // Read here rather than through features/campaign: a feature does not reach into another (GUIDE section 1).
-function readAffiliate(): Campaign | null {
+export function readAffiliate(): Campaign | null {
   const raw = readCookie(AFFILIATE_COOKIE)
   if (!raw) return null
   try {
@@ -56,14 +59,38 @@ function readAffiliate(): Campaign | null {
   }
 }
 
+/** A fresh Idempotency-Key for one attempt to apply: a retry of the same attempt sends the same key. */
+export function newIdempotencyKey(): string {
+  return `apply-${crypto.randomUUID()}`
+}
+
+export const APPLICATION_PATH = '/private/client/application'
+
+/**
+ * Creates the application (POST /private/client/application) with the campaign parameters of the affiliate
+ * cookie, and removes the cookie once the server accepted them (spec section 2, Campaign parameters). `quiet`:
+ * a 500 here is the caller's to show ('ERP failed to create application', spec section 8), not the full page.
+ */
+export async function createApplication<T = unknown>(
+  api: ApiClient,
+  figures: ApplicationFigures,
+  idempotencyKey: string = newIdempotencyKey(),
+): Promise<T> {
+  const created = await api.post<T>(APPLICATION_PATH, createApplicationBody(figures, readAffiliate()), {
+    headers: { 'Idempotency-Key': idempotencyKey },
+    quiet: true,
+  })
+  removeCookie(AFFILIATE_COOKIE)
+  return created
+}
+
 /**
  * Carries a decision out and answers the route to go to. Creating the application sends the campaign
  * parameters once and then removes them (spec section 2, Campaign parameters).
  */
 export async function carryOutSubmit(api: ApiClient, decision: SubmitDecision): Promise<SubmitRoute> {
   if (decision.target === 'create-application-then-loading') {
-    await api.post('/private/client/application', createApplicationBody(decision, readAffiliate()))
-    removeCookie(AFFILIATE_COOKIE)
+    await createApplication(api, decision)
   }
   return submitRoutes[decision.target]
 }

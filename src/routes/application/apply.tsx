@@ -1,7 +1,11 @@
+/**
+ * The apply form composes two features here (a feature never reaches into another): the calculator, preset
+ * from the client's limits, with its create-application call, and the application screen around them.
+ */
 import { createFileRoute } from '@tanstack/react-router'
-import { useLoggedIn } from '../../features/auth/use-auth'
-import { Calculator } from '../../features/calculator/calculator'
-import { useCalculatorClient } from '../../features/calculator/use-calculator-client'
+import { ApplyScreen } from '../../features/application/apply-screen'
+import { ApplyCalculator } from '../../features/calculator/apply-calculator'
+import { createApplication, newIdempotencyKey } from '../../features/calculator/submit'
 import { useMessages } from '../../i18n/messages'
 
 export const Route = createFileRoute('/application/apply')({
@@ -10,16 +14,10 @@ export const Route = createFileRoute('/application/apply')({
 
 function Page() {
   const m = useMessages()
-  const client = useCalculatorClient(useLoggedIn())
   return (
     <section className="page page--narrow calculator-page" aria-labelledby="apply-title">
       <h1 id="apply-title">{m.titles.application_apply}</h1>
-      {/* Compact: the amount and term chosen earlier, editable; the application form below submits them. */}
-      <Calculator mode="compact" client={client} submit={false} />
-      <div className="coming-soon">
-        <p className="coming-soon__badge">{m.comingSoon.title}</p>
-        <p>{m.comingSoon.body}</p>
-      </div>
+      <ApplyScreen Calculator={ApplyCalculator} create={createApplication} newKey={newIdempotencyKey} />
     </section>
   )
 }

@@ -46,6 +46,7 @@ describe('submit from the calculator', () => {
     expect(post).toHaveBeenCalledWith(
       '/private/client/application',
       expect.objectContaining({ affiliate: { utm_campaign: 'payday' } }),
+      { headers: { 'Idempotency-Key': expect.stringMatching(/^apply-[0-9a-f-]{36}$/) }, quiet: true },
     )
     expect(readCookie('affiliate')).toBeNull()
   })

@@ -1,0 +1,163 @@
+/**
+ * Clients for end-to-end tests, made over the API: a fresh client walked through the whole registration to the
+ * ready-to-apply step (no_loan_page), so a test that applies never changes the shared demo client. Codes come
+ * from the sandbox outbox with the back-office token of the trusted sandbox device (e2e/sandbox.ts).
+ */
+import { type APIRequestContext, expect, type Page } from '@playwright/test'
+import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
+
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  const answer = await request.post('/web/public/user/login', {
+    headers: { 'x-device-id': E2E_ADMIN_DEVICE_ID },
+    data: { ...E2E_ADMIN, captchaToken: 'e2e', deviceId: E2E_ADMIN_DEVICE_ID },
+  })
+  expect(answer.status()).toBe(200)
+  return answer.headers().authorization!.replace(/^Bearer\s+/i, '')
+}
+
+/** The newest 3-digit code sent to a number or e-mail, from the sandbox outbox. */
+export async function lastCode(
+  request: APIRequestContext,
+  token: string,
+  recipient: string,
+): Promise<string> {
+  const answer = await request.get('/web/private/back-office/outbox', {
+    headers: { authorization: `Bearer ${token}` },
+    params: { recipient },
+  })
+  expect(answer.status()).toBe(200)
+  const [newest] = (await answer.json()).data as { body: string }[]
+  const code = /\b(\d{3})\b/.exec(newest?.body ?? '')?.[1]
+  if (!code) throw new Error(`no code in the outbox for ${recipient}`)
+  return code
+}
+
+let sequence = 0
+export const uniquePhone = () => `0919${String(Date.now() + sequence++).slice(-7)}`
+
+export interface ReadyClient {
+  phone: string
+  email: string
+  password: string
+  /** When the phone may get its next SMS code (one a minute: the sign-up code was the last one). */
+  nextCodeAt: string
+}
+
+// A JPEG by its first bytes: the server recognises the format from the bytes (README, Identity photos).
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 1, 2, 3])
+
+/**
+ * Signs a client up and completes every registration step over the API (the same calls as the screens), named
+ * `firstName` (the sandbox scoring approves "Juan"), paid out by bank transfer to a succeeding account.
+ */
+export async function readyClient(request: APIRequestContext, firstName = 'Juan'): Promise<ReadyClient> {
+  const admin = await adminToken(request)
+  const client = {
+    phone: uniquePhone(),
+    email: `e2e.ready.${Date.now()}.${sequence++}@example.ph`,
+    password: 'Ready1234',
+  }
+  const created = await request.post('/web/public/client', {
+    data: {
+      mobilePhone: { number: client.phone },
+      email: client.email,
+      password: client.password,
+      passwordRepeat: client.password,
+      consents: { terms: true, privacy: true },
+      captchaToken: 'e2e',
+    },
+  })
+  expect(created.status()).toBe(201)
+  const { nextCodeAt } = (await created.json()).data as { nextCodeAt: string }
+  const headers = { authorization: created.headers().authorization! }
+  const ok = async (answer: Promise<import('@playwright/test').APIResponse>, status = 200) => {
+    const res = await answer
+    if (res.status() !== status) throw new Error(`${res.url()}: ${res.status()} ${await res.text()}`)
+    return res
+  }
+  const code = await lastCode(request, admin, client.phone)
+  await ok(request.post('/web/private/client/phone/verify', { headers, data: { code } }))
+  await ok(
+    request.put('/web/private/client', {
+      headers,
+      data: {
+        firstName,
+        middleName: 'Santos',
+        lastName: 'Dela Cruz',
+        birthDate: '1990-05-17',
+        gender: 'male',
+        civilStatus: 'married',
+        email: client.email,
+      },
+    }),
+  )
+  await ok(
+    request.put('/web/private/client/complete-step-two', {
+      headers,
+      data: {
+        employmentType: 'employed_private',
+        companyName: 'Ayala Land Inc.',
+        monthlyIncome: '28000',
+        monthlyExpenses: '12000',
+      },
+    }),
+  )
+  await ok(
+    request.put('/web/private/client/complete-step-three', {
+      headers,
+      data: { fullName: 'Maria Dela Cruz', relation: 'spouse', phone: '09998887766' },
+    }),
+  )
+  await ok(
+    request.put('/web/private/client/complete-step-four', {
+      headers,
+      data: {
+        regionId: '1300000000',
+        cityId: '1381300000',
+        districtId: '1381300000',
+        wardId: '1381300001',
+        street: '12 Kalayaan Ave.',
+      },
+    }),
+  )
+  await ok(
+    request.post('/web/private/client/id-document/upload', {
+      headers,
+      multipart: {
+        type: 'front',
+        capturedAt: new Date().toISOString(),
+        file: { name: 'front.jpg', mimeType: 'image/jpeg', buffer: JPEG },
+      },
+    }),
+    201,
+  )
+  await ok(
+    request.post('/web/private/client/id-document/finish', {
+      headers,
+      data: { documentType: 'SSS', documentNumber: '34-1234567-8' },
+    }),
+  )
+  const session = await ok(request.post('/web/private/client/veriff/session', { headers, data: {} }), 201)
+  const sessionId = (await session.json()).data.id as string
+  await ok(request.get(`/web/private/client/veriff/decision/${sessionId}`, { headers }))
+  await ok(request.post('/web/private/client/kontomatik/skip', { headers, data: {} }))
+  await ok(
+    request.post('/web/private/client/disbursement-type', {
+      headers,
+      data: { type: 'bank_transfer', bankId: 1, accountNumber: `00${client.phone.slice(-8)}12` },
+    }),
+    201,
+  )
+  const finished = await ok(request.put('/web/private/client/finish', { headers, data: {} }))
+  expect((await finished.json()).data.flow).toEqual({ step: 'no_loan_page', status: 'active' })
+  return { ...client, nextCodeAt }
+}
+
+export async function logInAsClient(page: Page, login: string, password: string) {
+  await page.goto('/login')
+  await page.getByRole('tab', { name: 'Client' }).click()
+  await page.getByLabel('Mobile number or e-mail').fill(login)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).not.toHaveURL(/\/login/, { timeout: 15_000 })
+}
