@@ -4,8 +4,9 @@
  * `--dir`), so it runs right after `vite build` without a browser.
  *
  * What counts: the entry chunk and everything it imports statically, the lazy chunks the app loads before its
- * first render whatever the page (every dynamic entry that is not a route component: the locale files today),
- * and the route component of `/` with its imports. Other routes' components are left out; a lazy chunk added
+ * first render whatever the page (every dynamic entry that is not a route component: the locale files today,
+ * less the route bundles of src/i18n/bundles.ts, which only the pages that read them load), and the route
+ * component of `/` with its imports. Other routes' components are left out; a lazy chunk added
  * later outside src/routes is counted, so the figure errs on the high side.
  *
  * Usage: tsx scripts/bundle-size.ts [--dir dist] [--budget-kb 170]
@@ -13,6 +14,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { routeBundles } from '../src/i18n/bundles'
 
 interface ManifestChunk {
   file: string
@@ -25,6 +27,7 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>
 
 const HOME_ROUTE_FILES = ['src/routes/index.tsx', 'src/routes/__root.tsx']
+const ROUTE_BUNDLE_FILES = routeBundles.map((bundle) => `src/i18n/locales/en/${bundle}.json`)
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name)
@@ -38,6 +41,7 @@ export function homeChunkKeys(manifest: Manifest): string[] {
       if (chunk.isEntry) return true
       if (!chunk.isDynamicEntry) return false
       const source = key.replace(/\?.*$/, '')
+      if (ROUTE_BUNDLE_FILES.includes(source)) return false
       return !source.startsWith('src/routes/') || HOME_ROUTE_FILES.includes(source)
     })
     .map(([key]) => key)

@@ -2,7 +2,7 @@ import { createRootRouteWithContext, HeadContent, Outlet } from '@tanstack/react
 import { useSelector } from '@xstate/react'
 import { useShell } from '../app/app-context'
 import { useAuth } from '../features/auth/use-auth'
-import { useMessages } from '../i18n/messages'
+import { ensureMessagesFor, useMessages } from '../i18n/messages'
 import type { RouterContext } from '../router'
 import { ServerFailurePage } from '../ui/errors/server-failure-page'
 import { Layout } from '../ui/layout/layout'
@@ -10,6 +10,10 @@ import { Notices } from '../ui/shell/notices'
 import { ProgressBar } from '../ui/shell/progress-bar'
 
 export const Route = createRootRouteWithContext<RouterContext>()({
+  // The texts only some pages read (src/i18n/bundles.ts) are there before such a page renders.
+  beforeLoad: async ({ location }) => {
+    await ensureMessagesFor(location.pathname)
+  },
   component: Root,
 })
 

@@ -11,7 +11,7 @@ import {
   type LeadLinkSearch,
   leadIdSchema,
   leadLinkSearchSchema,
-} from '../../../domain/affiliate'
+} from '../../../domain/affiliate-link'
 import { readCookie, removeCookie, writeCookie } from '../../app/cookies'
 
 /** `validateSearch` of /registration: the lead link's two parameters, or none. Throws on anything else. */

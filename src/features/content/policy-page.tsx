@@ -3,5 +3,5 @@ import { LegalDocument } from './prose-sections'
 
 /** The privacy notice under RA 10173. */
 export function PolicyPage() {
-  return <LegalDocument doc={useMessages().pages.policy} idPrefix="policy" />
+  return <LegalDocument doc={useMessages().legal.policy} idPrefix="policy" />
 }

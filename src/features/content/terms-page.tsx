@@ -3,5 +3,5 @@ import { LegalDocument } from './prose-sections'
 
 /** The loan terms and conditions. */
 export function TermsPage() {
-  return <LegalDocument doc={useMessages().pages.terms} idPrefix="terms" />
+  return <LegalDocument doc={useMessages().legal.terms} idPrefix="terms" />
 }

@@ -10,6 +10,8 @@ import enApplication from '../../../src/i18n/locales/en/application.json'
 import enAuth from '../../../src/i18n/locales/en/auth.json'
 import enCalculator from '../../../src/i18n/locales/en/calculator.json'
 import enJourney from '../../../src/i18n/locales/en/journey.json'
+import enLegal from '../../../src/i18n/locales/en/legal.json'
+import enRepay from '../../../src/i18n/locales/en/repay.json'
 import en from '../../../src/i18n/locales/en.json'
 import { type Messages, MessagesProvider } from '../../../src/i18n/messages'
 
@@ -19,6 +21,8 @@ export const messages: Messages = {
   auth: enAuth,
   journey: enJourney,
   application: enApplication,
+  repay: enRepay,
+  legal: enLegal,
 }
 
 const money = (amount: number) => ({ amount })

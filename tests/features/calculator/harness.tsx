@@ -10,10 +10,19 @@ import type { AppServices } from '../../../src/app/services'
 import enAuth from '../../../src/i18n/locales/en/auth.json'
 import enCalculator from '../../../src/i18n/locales/en/calculator.json'
 import enJourney from '../../../src/i18n/locales/en/journey.json'
+import enLegal from '../../../src/i18n/locales/en/legal.json'
+import enRepay from '../../../src/i18n/locales/en/repay.json'
 import en from '../../../src/i18n/locales/en.json'
 import { type Messages, MessagesProvider } from '../../../src/i18n/messages'
 
-export const messages = { ...en, calculator: enCalculator, auth: enAuth, journey: enJourney } as Messages
+export const messages = {
+  ...en,
+  calculator: enCalculator,
+  auth: enAuth,
+  journey: enJourney,
+  repay: enRepay,
+  legal: enLegal,
+} as Messages
 
 const money = (amount: number) => ({ amount })
 

@@ -1,0 +1,27 @@
+/**
+ * Which locale bundles a page needs beyond the ones every page gets (the shell, the calculator on `/`, the
+ * account texts of the header). Plain data with no React, so `scripts/bundle-size.ts` reads it too: the texts
+ * of these bundles are not part of the home route's JavaScript.
+ */
+export const routeBundles = ['journey', 'application', 'repay', 'legal'] as const
+export type RouteBundle = (typeof routeBundles)[number]
+
+const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
+  // The registration steps, and the summary where the client reads and signs the agreement.
+  ['/registration', ['journey', 'application']],
+  ['/application', ['application']],
+  ['/profile', ['application']],
+  ['/repay', ['repay']],
+  ['/documents/terms', ['legal']],
+  ['/documents/policy', ['legal']],
+]
+
+/** The route bundles the page at `pathname` reads; the root route loads them before the page renders. */
+export function bundlesFor(pathname: string): RouteBundle[] {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
+  const found = new Set<RouteBundle>()
+  for (const [prefix, bundles] of byPrefix) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) for (const bundle of bundles) found.add(bundle)
+  }
+  return [...found]
+}
