@@ -5,11 +5,12 @@
  * demo client is shared by the other tests of the run (one database per run).
  */
 import { expect, test } from '@playwright/test'
-import { adminToken, lastCode, logInAsClient, readyClient } from './clients'
+import { adminToken, lastCode, logInAsClient, readyClient, useDemoDevice } from './clients'
 import { watchConsole } from './support'
 
 test('the demo client logs in and lands on the apply page of its step', async ({ page }) => {
   const errors = watchConsole(page)
+  await useDemoDevice(page)
   await logInAsClient(page, '09170000001', 'demo1234')
   await page.goto('/application/apply')
   await expect(page).toHaveURL(/\/application\/apply$/)

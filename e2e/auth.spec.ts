@@ -8,6 +8,7 @@
  * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { useDemoDevice } from './clients'
 import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
 import { watchConsole } from './support'
 
@@ -157,6 +158,7 @@ test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin 
 test('the demo client logs in with the e-mail; wrong password shows the server violation', async ({
   page,
 }) => {
+  await useDemoDevice(page)
   await logInAsClient(page, 'demo@hiram.local', 'wrong999')
   await expect(page.locator('[data-error-key="error-invalid-credentials"]')).toBeVisible()
   await page.getByLabel('Password', { exact: true }).fill('demo1234')

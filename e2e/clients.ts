@@ -153,6 +153,17 @@ export async function readyClient(request: APIRequestContext, firstName = 'Juan'
   return { ...client, nextCodeAt }
 }
 
+/**
+ * The browser every e2e test uses for the demo client. The server trusts an account's first device and asks a
+ * second factor of any other (docs/decisions/0006), so tests that log the shared demo client in from separate
+ * browser contexts present one device id, whatever order the spec files run in.
+ */
+export const DEMO_DEVICE_ID = 'e2e-demo-client-device'
+
+export async function useDemoDevice(page: Page) {
+  await page.addInitScript((id) => localStorage.setItem('hiram:device-id', id), DEMO_DEVICE_ID)
+}
+
 export async function logInAsClient(page: Page, login: string, password: string) {
   await page.goto('/login')
   await page.getByRole('tab', { name: 'Client' }).click()
