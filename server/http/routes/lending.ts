@@ -144,6 +144,28 @@ const documentView = (d: Awaited<ReturnType<typeof documentsOf>>[number]) => ({
   url: `/web/private/client/document/download/${d.type}`,
 })
 
+/** Accepting a lower offer (special offer 13 or yhat decrease 17): one contract, two paths (spec section 7). */
+function lowerOfferAnswer(path: string, kind: 'special' | 'decrease', summary: string) {
+  return defineRoute({
+    method: 'put',
+    path,
+    summary,
+    tags: ['application'],
+    access: 'client',
+    body: offerAnswerSchema,
+    handler: async (c, { body }) => {
+      const row = await answerOffer(
+        deps(c),
+        clientIdOf(c),
+        kind,
+        { amount: body.amount?.amount, term: body.term?.value },
+        deps(c).now(),
+      )
+      return ok(c, await viewOf(db(c), row))
+    },
+  })
+}
+
 export const lendingRoutes: AnyRoute[] = [
   defineRoute({
     method: 'post',
@@ -297,43 +319,16 @@ export const lendingRoutes: AnyRoute[] = [
     },
   }),
 
-  defineRoute({
-    method: 'put',
-    path: '/private/client/special/offer/approve',
-    summary: 'Accept the special offer (status 13): the offered amount, or a lower one on the grid',
-    tags: ['application'],
-    access: 'client',
-    body: offerAnswerSchema,
-    handler: async (c, { body }) => {
-      const row = await answerOffer(
-        deps(c),
-        clientIdOf(c),
-        'special',
-        { amount: body.amount?.amount, term: body.term?.value },
-        deps(c).now(),
-      )
-      return ok(c, await viewOf(db(c), row))
-    },
-  }),
-
-  defineRoute({
-    method: 'put',
-    path: '/private/client/yhat/offer/approve/decrease',
-    summary: 'Accept the decreased offer (status 17): the offered amount, or a lower one on the grid',
-    tags: ['application'],
-    access: 'client',
-    body: offerAnswerSchema,
-    handler: async (c, { body }) => {
-      const row = await answerOffer(
-        deps(c),
-        clientIdOf(c),
-        'decrease',
-        { amount: body.amount?.amount, term: body.term?.value },
-        deps(c).now(),
-      )
-      return ok(c, await viewOf(db(c), row))
-    },
-  }),
+  lowerOfferAnswer(
+    '/private/client/special/offer/approve',
+    'special',
+    'Accept the special offer (status 13): the offered amount, or a lower one on the grid',
+  ),
+  lowerOfferAnswer(
+    '/private/client/yhat/offer/approve/decrease',
+    'decrease',
+    'Accept the decreased offer (status 17): the offered amount, or a lower one on the grid',
+  ),
 
   defineRoute({
     method: 'put',
