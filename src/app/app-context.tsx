@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useContext } from 'react'
+import { createContext, type ReactNode, useCallback, useContext } from 'react'
 import type { AppServices } from './services'
 
 const AppContext = createContext<AppServices | null>(null)
@@ -16,3 +16,12 @@ export function useAppServices(): AppServices {
 export const useApi = () => useAppServices().api
 export const useShell = () => useAppServices().shell
 export const useAuthActor = () => useAppServices().auth
+
+/**
+ * Pages never decide the journey (ADR 0011, tests/features/journey-pages-do-not-navigate.test.ts): after a call
+ * that may move it, a page asks the journey to fetch the flow now, and the route guards move the client.
+ */
+export function useJourneyRefresh(): () => void {
+  const { journey } = useAppServices()
+  return useCallback(() => journey.actor.send({ type: 'FLOW.REFRESH' }), [journey])
+}

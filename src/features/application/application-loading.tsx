@@ -7,11 +7,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
-import { useApi } from '../../app/app-context'
+import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { applicationQueryKeys, getActualStatus } from './application-api'
 import { ErrorNotice, errorKeyOf, ScreenFrame } from './parts'
-import { useJourneyRefresh } from './use-journey-refresh'
 
 export const POLL_MS = 2_500
 export const TIMEOUT_MS = 60_000

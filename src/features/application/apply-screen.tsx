@@ -12,11 +12,10 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type ComponentType, type FormEvent, useCallback, useId, useRef, useState } from 'react'
 import type { ApiClient } from '../../api/client'
-import { useApi } from '../../app/app-context'
+import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { isServerFailure, type ServerViolation } from '../../ui/forms/violations'
 import { applicationQueryKeys, getActualStatus } from './application-api'
-import { useJourneyRefresh } from './use-journey-refresh'
 
 /** What the calculator reports: the figures of the application, and whether the offer shown is priced. */
 export interface ApplySelection {

@@ -12,7 +12,7 @@ import { formatPhp } from '../../../domain/money'
 import type { Offer } from '../../../domain/offer'
 import type { LoanFigures } from '../../../domain/offer-decision'
 import { isBusy, offerDecisionMachine } from '../../../machines/offer-decision.machine'
-import { useApi } from '../../app/app-context'
+import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import {
   type Application,
@@ -23,7 +23,6 @@ import {
 import { formatLongDate } from './format'
 import { ErrorNotice, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication, useActualOffer } from './queries'
-import { useJourneyRefresh } from './use-journey-refresh'
 
 function useOfferDecision(application: Application) {
   const api = useApi()

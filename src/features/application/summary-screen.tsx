@@ -13,7 +13,7 @@ import * as v from 'valibot'
 import { messageKeys, verificationCodeSchema } from '../../../domain/identity'
 import { formatPhp } from '../../../domain/money'
 import { ApiError } from '../../api/client'
-import { useApi } from '../../app/app-context'
+import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import {
   type DocumentType,
@@ -26,7 +26,6 @@ import {
 import { formatLongDate } from './format'
 import { ErrorNotice, errorKeyOf, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication } from './queries'
-import { useJourneyRefresh } from './use-journey-refresh'
 
 const signSchema = v.object({ code: verificationCodeSchema })
 type SignForm = v.InferOutput<typeof signSchema>
