@@ -6,11 +6,20 @@ const MANILA_OFFSET_MS = 8 * 60 * 60 * 1000
 const DAY_MS = 24 * 60 * 60 * 1000
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
+// The last day formatted: every offer asks for today's date, and formatting it is most of the cost.
+let lastDay = Number.NaN
+let lastDate = ''
+
 /** The Manila calendar date of an instant: 2026-11-22T18:00Z is already '2026-11-23' in Manila. */
 export function manilaDate(instant: Date): string {
   const ms = instant.getTime()
   if (Number.isNaN(ms)) throw new RangeError('invalid date')
-  return new Date(ms + MANILA_OFFSET_MS).toISOString().slice(0, 10)
+  const day = Math.floor((ms + MANILA_OFFSET_MS) / DAY_MS)
+  if (day !== lastDay) {
+    lastDate = new Date(day * DAY_MS).toISOString().slice(0, 10)
+    lastDay = day
+  }
+  return lastDate
 }
 
 /** Days since 1970-01-01 of a 'YYYY-MM-DD' calendar date, refusing dates that do not exist (2026-02-30). */

@@ -6,10 +6,10 @@
  */
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Context } from 'hono'
-import { deleteCookie, setCookie } from 'hono/cookie'
 import * as v from 'valibot'
 import { deviceIdSchema } from '../../domain/identity'
 import type { AppEnv } from '../http/context'
+import { addCookie, setHeader } from '../http/envelope'
 import { TOKEN_TTL_SECONDS } from './tokens'
 
 export const TOKEN_COOKIE = 'auth.token'
@@ -21,8 +21,8 @@ function isHttps(c: Context<AppEnv>) {
 }
 
 export function sendToken(c: Context<AppEnv>, token: string) {
-  c.header('Authorization', `Bearer ${token}`)
-  setCookie(c, TOKEN_COOKIE, token, {
+  setHeader(c, 'Authorization', `Bearer ${token}`)
+  addCookie(c, TOKEN_COOKIE, token, {
     path: '/',
     sameSite: 'Strict',
     secure: isHttps(c),
@@ -32,7 +32,7 @@ export function sendToken(c: Context<AppEnv>, token: string) {
 }
 
 export function clearToken(c: Context<AppEnv>) {
-  deleteCookie(c, TOKEN_COOKIE, { path: '/', sameSite: 'Strict', secure: isHttps(c) })
+  addCookie(c, TOKEN_COOKIE, '', { path: '/', sameSite: 'Strict', secure: isHttps(c), maxAge: 0 })
 }
 
 /**

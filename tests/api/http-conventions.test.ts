@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ok, okPage } from '../../server/http/envelope'
@@ -5,6 +7,8 @@ import { ApiError } from '../../server/http/errors'
 import { defineRoute } from '../../server/http/route'
 import { allRoutes } from '../../server/http/routes'
 import { createTestApp } from '../support/app'
+
+const root = join(import.meta.dirname, '../..')
 
 // Extra routes that exercise the conventions: validation, pagination, a deliberate ApiError and a crash.
 const probeRoutes = [
@@ -173,6 +177,37 @@ describe('request logging', () => {
       expect(typeof lines[0]!.requestId).toBe('string')
       expect(t.rawLogs()).not.toContain('juan')
       expect(t.rawLogs()).not.toContain('abc.def.ghi')
+    } finally {
+      await t.close()
+    }
+  })
+})
+
+describe('response headers', () => {
+  // The envelope builds every answer with a plain header record (server/http/envelope.ts); a header set with
+  // Hono's c.header() before it would be lost (setCookie/deleteCookie from hono/cookie call c.header()), and an
+  // answer made with c.json() or c.body() would miss the request id and no-store.
+  it('every answer is built by the envelope', () => {
+    const files = readdirSync(join(root, 'server'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      // The envelope itself, and the web app's files (served outside /web, cached by their own rules).
+      .filter((file) => !file.endsWith('envelope.ts') && !file.endsWith('spa.ts'))
+    const offenders = files.filter((file) => {
+      const source = readFileSync(join(root, 'server', file), 'utf8')
+      return /\bc\.(header|json|body|text|html)\(|\b(setCookie|deleteCookie)\(/.test(source)
+    })
+    expect(offenders).toEqual([])
+  })
+
+  it('sends the request id and no-store with every answer', async () => {
+    const t = await createTestApp()
+    try {
+      const answer = await t.request('/web/public/config/calculator', {
+        headers: { 'x-request-id': 'req-1' },
+      })
+      expect(answer.headers.get('x-request-id')).toBe('req-1')
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(answer.headers.get('content-type')).toBe('application/json')
     } finally {
       await t.close()
     }

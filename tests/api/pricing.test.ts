@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { offerCapBreaches } from '../../domain/pricing/caps'
 import { defaultPricingConfig } from '../../domain/pricing/config'
+import { promoCode, promoRedemption } from '../../server/db/schema'
 import { backOfficeUser, client } from '../../server/db/schema-identity'
 import { openSession } from '../../server/services/identity/sessions'
 import { createTestApp } from '../support/app'
@@ -86,6 +87,37 @@ describe('offers and promo codes', () => {
     t.setClock(() => new Date('2026-11-22T17:00:00Z'))
     const { body } = await t.json<{ endDate: string }>('/web/public/arithmetic/offer/stl/first/500000/7')
     expect(body.data.endDate).toBe('2026-11-30')
+  })
+
+  it('answers a guest offer asked again the same, until the Manila day turns', async () => {
+    const path = '/web/public/arithmetic/offer/stl/first/300000/14?optionalFee=true'
+    t.setClock(() => new Date('2026-11-22T15:00:00Z'))
+    const first = await (await t.request(path)).text()
+    const again = await (await t.request(path)).text()
+    expect(again).toBe(first)
+    expect(JSON.parse(first).data.endDate).toBe('2026-12-06')
+    // 16:00 UTC is midnight in Manila: a new day, a new repay date for the same request.
+    t.setClock(() => new Date('2026-11-22T16:00:00Z'))
+    expect((await t.json<{ endDate: string }>(path)).body.data.endDate).toBe('2026-12-07')
+  })
+
+  it('checks a promo code against its uses on every request', async () => {
+    t.setClock(() => new Date('2026-11-22T03:00:00Z'))
+    await t.database.db.insert(promoCode).values({
+      code: 'ONCE1',
+      validFrom: new Date('2026-01-01T00:00:00Z'),
+      validTo: new Date('2027-01-01T00:00:00Z'),
+      clientKinds: ['guest', 'new', 'repeat'],
+      maxUses: 1,
+      interestDiscountBps: 5_000,
+      serviceFeeDiscountBps: 0,
+    })
+    const path = '/web/public/arithmetic/offer/stl/first/500000/30?optionalFee=true&promo_name=ONCE1'
+    const before = await t.json<{ promo: { status: string } }>(path)
+    expect(before.body.data.promo.status).toBe('valid')
+    await t.database.db.insert(promoRedemption).values({ code: 'ONCE1', clientId })
+    const after = await t.json<{ promo: { status: string } }>(path)
+    expect(after.body.data.promo.status).toBe('used')
   })
 
   it('leaves out the package fee when optionalFee is false', async () => {

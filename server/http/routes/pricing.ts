@@ -1,14 +1,27 @@
 /**
  * Offers and promo codes (spec section 7). Amounts are centavos, terms days, in paths as in bodies.
  */
+import type { Context } from 'hono'
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../../../domain/calculator-config'
-import { type ClientKind, offerSchema } from '../../../domain/offer'
+import { offerSchema } from '../../../domain/offer'
 import { pricingConfigShapeSchema } from '../../../domain/pricing/config'
+import { manilaDate } from '../../../domain/pricing/manila-date'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
 import { findClient } from '../../services/identity/clients'
-import { checkPromo, lendingConfig, priceOffer, saveLendingConfig } from '../../services/pricing'
-import { ok } from '../envelope'
+import { lendingFacts } from '../../services/lending/applications'
+import {
+  checkPromo,
+  freshLendingConfig,
+  type LendingConfig,
+  lendingConfig,
+  type PricedOffer,
+  priceOffer,
+  priceOfferNow,
+  saveLendingConfig,
+} from '../../services/pricing'
+import type { AppEnv } from '../context'
+import { ok, SerialisedJson } from '../envelope'
 import { notFound } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 
@@ -51,8 +64,53 @@ const pricedOfferSchema = v.object({
 
 const promoAnswerSchema = v.object({ code: v.string(), status: v.string(), valid: v.boolean() })
 
-/** Until loans exist every client is on a first loan; repeat pricing starts with the first closed loan. */
-const clientKindOf = (closedLoans: number): ClientKind => (closedLoans > 0 ? 'repeat' : 'new')
+/** The JSON text of a priced offer, made once per memoised offer (server/services/pricing.ts). */
+const offerTexts = new WeakMap<PricedOffer, SerialisedJson>()
+function serialised(offer: PricedOffer) {
+  let text = offerTexts.get(offer)
+  if (!text) {
+    text = new SerialisedJson(JSON.stringify(offer))
+    offerTexts.set(offer, text)
+  }
+  return text
+}
+
+/**
+ * The guest offer's answers by request path and query, per configuration read and Manila day: nothing else
+ * changes the answer to a request without a promo code (a promo code's answer depends on its uses, in the
+ * database, and is never kept). The calculator's slider goes back and forth over the same grid, so most
+ * requests are answers given before and are sent again without parsing them again. Only answers that passed
+ * validation are kept, and no more than the offer memo's bound: odd query strings cannot grow it without end.
+ */
+const guestAnswers = new WeakMap<LendingConfig, Map<string, SerialisedJson>>()
+const GUEST_ANSWERS_LIMIT = 20_000
+
+/** The request's path and query and its day; undefined for a request with a promo code. */
+function guestAnswerKey(c: Context<AppEnv>) {
+  const url = c.req.url
+  const target = url.slice(url.indexOf('/', url.indexOf('//') + 2))
+  if (/[?&]promo_name=[^&]/.test(target)) return undefined
+  return `${manilaDate(c.get('deps').now())}|${target}`
+}
+
+function replayGuestOffer(c: Context<AppEnv>) {
+  const config = freshLendingConfig(c.get('deps').database.db)
+  const key = config && guestAnswerKey(c)
+  const text = key && guestAnswers.get(config)?.get(key)
+  return text ? ok(c, text) : undefined
+}
+
+function rememberGuestOffer(c: Context<AppEnv>, config: LendingConfig, text: SerialisedJson) {
+  const key = guestAnswerKey(c)
+  if (!key) return
+  let answers = guestAnswers.get(config)
+  if (!answers) {
+    answers = new Map()
+    guestAnswers.set(config, answers)
+  }
+  if (answers.size >= GUEST_ANSWERS_LIMIT) answers.delete(answers.keys().next().value as string)
+  answers.set(key, text)
+}
 
 export const pricingRoutes: AnyRoute[] = [
   defineRoute({
@@ -69,9 +127,12 @@ export const pricingRoutes: AnyRoute[] = [
     }),
     query: v.object({ promo_name: promoQuery, optionalFee: optionalFeeQuery }),
     response: pricedOfferSchema,
-    handler: async (c, { params, query }) => {
+    replay: replayGuestOffer,
+    handler: (c, { params, query }) => {
       const { database, now } = c.get('deps')
-      const offer = await priceOffer(
+      // The configuration the offer is priced with when it is priced at once (the cache is fresh).
+      const config = freshLendingConfig(database.db)
+      const offer = priceOfferNow(
         database.db,
         {
           kind: params.sequence_type === 'first' ? 'guest' : 'repeat',
@@ -82,7 +143,9 @@ export const pricingRoutes: AnyRoute[] = [
         },
         now(),
       )
-      return ok(c, offer)
+      if (offer instanceof Promise) return offer.then((o) => ok(c, serialised(o)))
+      if (config) rememberGuestOffer(c, config, serialised(offer))
+      return ok(c, serialised(offer))
     },
   }),
   defineRoute({
@@ -99,21 +162,22 @@ export const pricingRoutes: AnyRoute[] = [
       const { database, now } = c.get('deps')
       const client = await findClient(database.db, c.get('principal').id)
       if (!client) throw notFound('Client')
-      const { calculator } = await lendingConfig(database.db)
+      // Repeat pricing from the first paid loan; never above what the client may borrow now.
+      const facts = await lendingFacts(database.db, client.id)
       const offer = await priceOffer(
         database.db,
         {
-          kind: clientKindOf(0),
+          kind: facts.kind,
           amount: params.amount,
           term: params.term,
           withPackageFee: query.optionalFee,
           promoCode: query.promo_name,
           clientId: client.id,
-          maxAmount: calculator.initialStates.new.maxAmount,
+          maxAmount: facts.availableAmount,
         },
         now(),
       )
-      return ok(c, offer)
+      return ok(c, serialised(offer))
     },
   }),
   defineRoute({
@@ -145,7 +209,7 @@ export const pricingRoutes: AnyRoute[] = [
       const { promo: _resolved, ...answer } = await checkPromo(
         database.db,
         body.promoCode,
-        clientKindOf(0),
+        (await lendingFacts(database.db, clientId)).kind,
         now(),
         clientId,
       )
@@ -175,7 +239,7 @@ export const pricingRoutes: AnyRoute[] = [
         ? query.sequence_type === 'first'
           ? 'new'
           : 'repeat'
-        : clientKindOf(0)
+        : (await lendingFacts(database.db, client.id)).kind
       const offer = await priceOffer(
         database.db,
         {

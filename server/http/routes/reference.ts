@@ -10,7 +10,7 @@ import {
   institutionSchema,
   psgcCodePattern,
 } from '../../../domain/reference'
-import { readConfig } from '../../services/config'
+import { lendingConfig } from '../../services/pricing'
 import {
   type GeoPage,
   type GeoQuery,
@@ -52,7 +52,9 @@ export const referenceRoutes: AnyRoute[] = [
     tags: ['config'],
     access: 'public',
     response: calculatorConfigSchema,
-    handler: async (c) => ok(c, await readConfig(db(c), 'calculator', calculatorConfigSchema)),
+    // The same cached read the offers are priced from: the limits a visitor sees and the prices agree, and
+    // every page load does not cost a database query.
+    handler: async (c) => ok(c, (await lendingConfig(db(c))).calculator),
   }),
 
   defineRoute({

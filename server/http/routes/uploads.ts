@@ -33,7 +33,7 @@ import {
   type UploadCategory,
 } from '../../services/journey/uploads'
 import type { AppEnv } from '../context'
-import { ok } from '../envelope'
+import { binary, ok } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
 import { clientIdOf, db, deps } from './journey'
@@ -182,10 +182,9 @@ export const uploadRoutes: AnyRoute[] = [
       const row = await liveIdPhoto(db(c), clientIdOf(c), params.type)
       if (!row) throw notFound('Document')
       const bytes = await readStored(deps(c).uploadsDir, row.storageName)
-      return c.body(new Uint8Array(bytes), 200, {
+      return binary(c, new Uint8Array(bytes), {
         'content-type': row.mime,
         'content-disposition': `attachment; filename="${params.type}.${extensionOf(row.mime)}"`,
-        'x-content-type-options': 'nosniff',
         'cache-control': 'private, no-store',
       })
     },
