@@ -455,14 +455,21 @@ export async function applyPromo(ctx: LendingCtx, clientId: number, id: number, 
   return { application: change.result, offer, promo: { code: check.code, status: check.status, valid: true } }
 }
 
-/** The offer for the application's figures now (or, once signed, the signed offer unchanged). */
+/**
+ * The offer the client is asked about now: once signed, the signed offer unchanged; while a lower offer waits
+ * for the answer (special offer 13, yhat decrease 17), the price of the offered amount, which is what accepting
+ * signs for; otherwise the price of the application's figures.
+ */
 export async function applicationOffer(db: DbOrTx, row: ApplicationRow, now: Date): Promise<PricedOffer> {
   if (row.signedAt && row.acceptedOffer) return row.acceptedOffer as PricedOffer
+  const lowerOffer =
+    (row.status === AppStatus.specialOffer || row.status === AppStatus.yhatDecrease) &&
+    row.offeredAmount !== null
   return priceOffer(
     db,
     {
       kind: row.clientKind as LendingFacts['kind'],
-      amount: row.principalAmount,
+      amount: lowerOffer ? row.offeredAmount! : row.principalAmount,
       term: row.term,
       withPackageFee: row.packageFeeConsent,
       promoCode: row.promoCode ?? undefined,
