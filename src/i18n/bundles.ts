@@ -3,7 +3,7 @@
  * account texts of the header). Plain data with no React, so `scripts/bundle-size.ts` reads it too: the texts
  * of these bundles are not part of the home route's JavaScript.
  */
-export const routeBundles = ['journey', 'application', 'repay', 'legal'] as const
+export const routeBundles = ['journey', 'application', 'repay', 'legal', 'admin'] as const
 export type RouteBundle = (typeof routeBundles)[number]
 
 const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
@@ -14,6 +14,7 @@ const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
   ['/repay', ['repay']],
   ['/documents/terms', ['legal']],
   ['/documents/policy', ['legal']],
+  ['/admin', ['admin']],
 ]
 
 /** The route bundles the page at `pathname` reads; the root route loads them before the page renders. */

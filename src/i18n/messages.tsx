@@ -10,6 +10,7 @@
  */
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react'
 import { bundlesFor, type RouteBundle } from './bundles'
+import type enAdmin from './locales/en/admin.json'
 import type enApplication from './locales/en/application.json'
 import type enAuth from './locales/en/auth.json'
 import type enCalculator from './locales/en/calculator.json'
@@ -25,6 +26,7 @@ export type Messages = typeof en & {
   application: typeof enApplication
   repay: typeof enRepay
   legal: typeof enLegal
+  admin: typeof enAdmin
 }
 export type Locale = 'en'
 
@@ -42,6 +44,7 @@ const bundleLoaders: Record<RouteBundle, () => Promise<unknown>> = {
   application: () => import('./locales/en/application.json').then((m) => m.default),
   repay: () => import('./locales/en/repay.json').then((m) => m.default),
   legal: () => import('./locales/en/legal.json').then((m) => m.default),
+  admin: () => import('./locales/en/admin.json').then((m) => m.default),
 }
 
 // The texts loaded so far. The route bundles are absent until `ensureMessages` loads them; the root route

@@ -272,6 +272,22 @@ describe('lending API', () => {
     expect((await actual(t, a)).status).toBe(14)
     expect(await flowOf(t, a)).toEqual({ step: 'manual_page', status: 'active' })
 
+    // Both wait in the back office's review queue, oldest first, with the engine's reasons.
+    type Queued = { id: number; status: number; clientName: string; decision: { reasons: string[] } | null }
+    const queue = async () =>
+      (await call<Queued[]>(t, 'GET', '/private/back-office/review-queue', undefined, { token: admin })).body
+        .data
+    const waiting = (await queue()).filter((q) => q.id === appA.id || q.id === appB.id)
+    expect(waiting.map((q) => [q.id, q.status, q.clientName])).toEqual([
+      [appA.id, 14, 'Manual Santos Dela Cruz'],
+      [appB.id, 14, 'manual Santos Dela Cruz'],
+    ])
+    expect(waiting[0]!.decision?.reasons).toEqual(['sandbox: first name Manual'])
+    // A client's token is refused: the queue is the back office's.
+    expect(
+      (await call(t, 'GET', '/private/back-office/review-queue', undefined, { token: a.token })).status,
+    ).toBe(403)
+
     // A client token cannot decide; a reason is required.
     const byClient = await call(
       t,
@@ -280,7 +296,7 @@ describe('lending API', () => {
       { decision: 'approve', reason: 'ok' },
       { token: a.token },
     )
-    expect([401, 403]).toContain(byClient.status)
+    expect(byClient.status).toBe(403)
     const noReason = await call(
       t,
       'PUT',
@@ -329,6 +345,8 @@ describe('lending API', () => {
       { token: admin },
     )
     expect(again.status).toBe(409)
+    // Decided applications leave the queue.
+    expect((await queue()).some((q) => q.id === appA.id || q.id === appB.id)).toBe(false)
   })
 
   it('yhat decrease: 17 with a lower amount; accepting signs for it, more than offered is a 400', async () => {
@@ -338,6 +356,17 @@ describe('lending API', () => {
     const app = await actual(t, c)
     expect(app).toMatchObject({ status: 17, offeredAmount: { amount: 4_000_00 } })
     expect(await flowOf(t, c)).toEqual({ step: 'offer_decrease', status: 'active' })
+    // The offer the screen shows is the price of the lower amount: what accepting signs for.
+    const shown = await call<Offer>(
+      t,
+      'GET',
+      `/private/client/application/${app.id}/offer/actual`,
+      undefined,
+      {
+        token: c.token,
+      },
+    )
+    expect(shown.body.data).toMatchObject({ principal: { amount: 4_000_00 }, term: 20 })
     // The special-offer call does not answer a yhat decrease.
     expect(
       (await call(t, 'PUT', '/private/client/special/offer/approve', {}, { token: c.token })).status,
@@ -377,7 +406,16 @@ describe('lending API', () => {
     const c = await readyClient(t, 'Special')
     await expectStatus(apply(t, c, applyBody(6_000_00, 10)), 201)
     await runJobs(t)
-    expect(await actual(t, c)).toMatchObject({ status: 13, offeredAmount: { amount: 3_000_00 } })
+    const offered = await actual(t, c)
+    expect(offered).toMatchObject({ status: 13, offeredAmount: { amount: 3_000_00 } })
+    const shown = await call<Offer>(
+      t,
+      'GET',
+      `/private/client/application/${offered.id}/offer/actual`,
+      undefined,
+      { token: c.token },
+    )
+    expect(shown.body.data.principal.amount).toBe(3_000_00)
     expect(await flowOf(t, c)).toEqual({ step: 'offer_decrease', status: 'active' })
     expect(
       (await call(t, 'PUT', '/private/client/yhat/offer/approve/decrease', {}, { token: c.token })).status,

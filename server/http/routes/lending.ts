@@ -7,6 +7,7 @@
 import { and, desc, eq } from 'drizzle-orm'
 import type { Context } from 'hono'
 import * as v from 'valibot'
+import { backOfficeDecisionSchema } from '../../../domain/back-office-decision'
 import { campaignParams } from '../../../domain/campaign'
 import { offerSchema } from '../../../domain/offer'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
@@ -31,8 +32,9 @@ import {
 import { backOfficeDecision } from '../../services/lending/decision'
 import { renderApplicationDocuments } from '../../services/lending/documents'
 import { activeLoanView, documentTypes, signInTransaction } from '../../services/lending/payout'
+import { reviewQueue } from '../../services/lending/review-queue'
 import type { AppEnv } from '../context'
-import { ok } from '../envelope'
+import { binary, ok, setHeader } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 import { clientIdOf, currentClient, db, deps } from './journey'
@@ -199,7 +201,7 @@ export const lendingRoutes: AnyRoute[] = [
         key,
         deps(c).now(),
       )
-      if (!created) c.header('idempotent-replayed', 'true')
+      if (!created) setHeader(c, 'idempotent-replayed', 'true')
       return ok(c, await viewOf(db(c), row), 201)
     },
   }),
@@ -415,10 +417,9 @@ export const lendingRoutes: AnyRoute[] = [
         .orderBy(desc(loanDocument.renderedAt))
         .limit(1)
       if (!doc) throw notFound('Document')
-      return c.body(doc.content as Uint8Array<ArrayBuffer>, 200, {
+      return binary(c, doc.content as Uint8Array<ArrayBuffer>, {
         'content-type': 'application/pdf',
         'content-disposition': `attachment; filename="${params.type}-${doc.applicationId}.pdf"`,
-        'x-content-type-options': 'nosniff',
         'x-content-sha256': doc.sha256,
       })
     },
@@ -499,18 +500,20 @@ export const lendingRoutes: AnyRoute[] = [
     tags: ['back-office'],
     access: 'user',
     params: idParams,
-    body: v.object({
-      decision: v.picklist(['approve', 'reject'], 'The decision is approve or reject.'),
-      reason: v.pipe(
-        v.string('A reason is required.'),
-        v.trim(),
-        v.minLength(3, 'A reason of at least 3 characters is required.'),
-        v.maxLength(500, 'At most 500 characters.'),
-      ),
-    }),
+    body: backOfficeDecisionSchema,
     handler: async (c, { params, body }) => {
       const row = await backOfficeDecision(deps(c), params.id, c.get('principal').id, body, deps(c).now())
       return ok(c, await viewOf(db(c), row))
     },
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/private/back-office/review-queue',
+    summary:
+      "Back office: applications waiting for a person (manual verification 14, decision error 401), oldest first, with the latest decision's rules and reasons",
+    tags: ['back-office'],
+    access: 'user',
+    handler: async (c) => ok(c, await reviewQueue(db(c))),
   }),
 ]

@@ -1,11 +1,26 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { Outbox } from '../../features/admin/outbox'
+import { ReviewQueue } from '../../features/admin/review-queue'
 import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/admin/')({
+  loader: () => loadPageTitle('admin'),
+  head: titleHead,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.admin} />
+  const m = useMessages().admin
+  return (
+    <section className="page admin" aria-labelledby="admin-title">
+      <h1 id="admin-title">{m.homeTitle}</h1>
+      <p className="lead">{m.homeLead}</p>
+      <p>
+        <Link to="/admin/router">{m.routerLink}</Link>
+      </p>
+      <ReviewQueue />
+      <Outbox />
+    </section>
+  )
 }

@@ -6,6 +6,7 @@ import type { Offer } from '../../../domain/offer'
 import type { ApiClient } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
 import type { AppServices } from '../../../src/app/services'
+import enAdmin from '../../../src/i18n/locales/en/admin.json'
 import enApplication from '../../../src/i18n/locales/en/application.json'
 import enAuth from '../../../src/i18n/locales/en/auth.json'
 import enCalculator from '../../../src/i18n/locales/en/calculator.json'
@@ -23,6 +24,7 @@ export const messages: Messages = {
   application: enApplication,
   repay: enRepay,
   legal: enLegal,
+  admin: enAdmin,
 }
 
 const money = (amount: number) => ({ amount })

@@ -7,6 +7,7 @@ import type { Offer } from '../../../domain/offer'
 import { type ApiClient, ApiError } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
 import type { AppServices } from '../../../src/app/services'
+import enAdmin from '../../../src/i18n/locales/en/admin.json'
 import enAuth from '../../../src/i18n/locales/en/auth.json'
 import enCalculator from '../../../src/i18n/locales/en/calculator.json'
 import enJourney from '../../../src/i18n/locales/en/journey.json'
@@ -22,6 +23,7 @@ export const messages = {
   journey: enJourney,
   repay: enRepay,
   legal: enLegal,
+  admin: enAdmin,
 } as Messages
 
 const money = (amount: number) => ({ amount })
