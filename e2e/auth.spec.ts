@@ -8,7 +8,7 @@
  * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { useDemoDevice } from './clients'
+import { submitBackOfficeLogin, useDemoDevice } from './clients'
 import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
 import { watchConsole } from './support'
 
@@ -276,12 +276,7 @@ test('a back-office login from a new browser asks for the e-mailed code, then op
   request,
 }) => {
   const admin = await adminToken(request)
-  await page.goto('/admin')
-  await expect(page).toHaveURL(/\/login\?redirect=%2Fadmin/)
-  await page.getByRole('tab', { name: 'Back office' }).click()
-  await page.getByLabel('E-mail', { exact: true }).fill(E2E_ADMIN.email)
-  await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password)
-  await page.getByRole('button', { name: 'Log in' }).click()
+  await submitBackOfficeLogin(page)
   await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible()
   // Still not logged in: the header offers the login button, guarded pages stay closed.
   await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible()

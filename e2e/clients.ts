@@ -172,3 +172,13 @@ export async function logInAsClient(page: Page, login: string, password: string)
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).not.toHaveURL(/\/login/, { timeout: 15_000 })
 }
+
+/** Opens /admin logged out and sends the back-office login form (a new device then asks for an e-mailed code). */
+export async function submitBackOfficeLogin(page: Page) {
+  await page.goto('/admin')
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fadmin/)
+  await page.getByRole('tab', { name: 'Back office' }).click()
+  await page.getByLabel('E-mail', { exact: true }).fill(E2E_ADMIN.email)
+  await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+}

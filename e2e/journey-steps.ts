@@ -1,0 +1,60 @@
+/**
+ * The browser steps of applying and signing that every decision-outcome test shares (e2e/apply.spec.ts,
+ * e2e/offer-outcomes.spec.ts, e2e/back-office.spec.ts): apply with the calculator's figures, and sign the
+ * summary with the code from the sandbox outbox until the active loan shows on my loan.
+ */
+import { type APIRequestContext, expect, type Page, type Request } from '@playwright/test'
+import { lastCode, logInAsClient, type ReadyClient } from './clients'
+
+/** Sends the apply form as it stands and returns the request the browser sent (answered 201). */
+export async function applyInBrowser(page: Page): Promise<Request> {
+  const form = page.getByRole('form', { name: 'Apply' })
+  const created = page.waitForResponse(
+    (r) => r.url().endsWith('/web/private/client/application') && r.request().method() === 'POST',
+  )
+  await form.getByRole('button', { name: 'Apply', exact: true }).click()
+  const answer = await created
+  expect(answer.status()).toBe(201)
+  return answer.request()
+}
+
+/**
+ * Logs a ready client in, applies for the apply page's defaults (PHP 5 000 for 30 days) and waits for the
+ * journey to land on `decided` once the decision is taken.
+ */
+export async function logInAndApply(page: Page, client: ReadyClient, decided: RegExp) {
+  await logInAsClient(page, client.phone, client.password)
+  await page.goto('/application/apply')
+  await expect(page.getByText('₱5 000.00 for 30 days')).toBeVisible()
+  await applyInBrowser(page)
+  await expect(page).toHaveURL(decided, { timeout: 30_000 })
+}
+
+/** The SMS code the client reads: by default the newest in the sandbox outbox, read over the API. */
+export const outboxCode = (request: APIRequestContext, admin: string) => (client: ReadyClient) =>
+  lastCode(request, admin, client.phone)
+
+/**
+ * On /registration/summary: asks for the signing code once the phone may get one (one SMS code a minute per
+ * phone), signs with the code `readCode` finds, and waits for the payout to leave the active loan of
+ * `principal` on my loan.
+ */
+export async function signAndSeeLoan(
+  page: Page,
+  client: ReadyClient,
+  principal: string,
+  readCode: (client: ReadyClient) => Promise<string>,
+) {
+  await expect(page).toHaveURL(/\/registration\/summary$/, { timeout: 30_000 })
+  await expect(page.getByRole('heading', { level: 1, name: 'Review and sign' })).toBeVisible()
+  await page.waitForTimeout(Math.max(0, Date.parse(client.nextCodeAt) - Date.now() + 1000))
+  await page.getByRole('button', { name: 'Send me the code' }).click()
+  await expect(page.getByRole('button', { name: 'Send a new code' })).toBeVisible()
+  await page.getByLabel('Code from the SMS').fill(await readCode(client))
+  await page.getByRole('button', { name: 'Sign the agreement' }).click()
+
+  // Signed: the payout runs as a job, and the journey ends on my loan with the active loan.
+  await expect(page).toHaveURL(/\/profile\/my-loan$/, { timeout: 30_000 })
+  await expect(page.locator('[data-figure="principal"] dd')).toContainText(principal)
+  await expect(page.locator('[data-figure="due-date"] dd')).toHaveText(/^[A-Z][a-z]+ \d{2}, \d{4}$/)
+}

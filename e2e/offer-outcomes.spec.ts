@@ -1,0 +1,111 @@
+/**
+ * Every decision outcome in a real browser (issue 6 item 7), each chosen through the sandbox scoring's documented
+ * test data, the client's first name (server/providers/scoring.ts, README Sandbox): a lower offer accepted (yhat
+ * decrease and special offer, each with its own call), a higher offer accepted with a chosen amount, a higher
+ * offer refused (the loan is what was asked for), and a rejection. The approved path is e2e/apply.spec.ts,
+ * manual verification e2e/back-office.spec.ts.
+ *
+ * Each client applies for the apply page's defaults, PHP 5 000 for 30 days. The clients are all registered
+ * first: a phone gets one SMS code a minute, and the sign-up code was the last one, so their minutes run out
+ * together instead of one after the other.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import { adminToken, type ReadyClient, readyClient } from './clients'
+import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
+
+const NAMES = ['Decrease', 'Special', 'Increase', 'Refuse', 'Reject'] as const
+type Outcome = (typeof NAMES)[number]
+
+let admin: string
+const clients = new Map<Outcome, ReadyClient>()
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(60_000)
+  admin = await adminToken(request)
+  // "Refuse" is an increase the client refuses: the scoring sees the first name Increase.
+  for (const outcome of NAMES)
+    clients.set(outcome, await readyClient(request, outcome === 'Refuse' ? 'Increase' : outcome))
+})
+
+/** Logs the outcome's client in and applies for the defaults; the decision lands on `decided`. */
+async function applyAs(page: Page, outcome: Outcome, decided: RegExp) {
+  const client = clients.get(outcome)!
+  await logInAndApply(page, client, decided)
+  return client
+}
+
+const offerPut = (page: Page, path: string) =>
+  page.waitForRequest((r) => r.url().endsWith(`/web${path}`) && r.method() === 'PUT')
+
+for (const [outcome, path] of [
+  ['Decrease', '/private/client/yhat/offer/approve/decrease'],
+  ['Special', '/private/client/special/offer/approve'],
+] as const) {
+  test(`${outcome.toLowerCase()}: the client accepts the lower offer, signs it and gets that loan`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000)
+    const client = await applyAs(page, outcome, /\/application\/offer-decrease$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'A lower offer for you' })).toBeVisible()
+    // Half the amount asked, on the calculator's grid.
+    await expect(page.locator('[data-figure="requested"] dd')).toHaveText('₱5 000.00 · 30 days')
+    await expect(page.locator('[data-figure="principal"] dd')).toHaveText('₱2 500.00')
+
+    const answered = offerPut(page, path)
+    await page.getByRole('button', { name: 'Accept the offer' }).click()
+    await answered
+    await signAndSeeLoan(page, client, '2 500.00', outboxCode(request, admin))
+  })
+}
+
+test('increase accepted: the client takes a chosen amount above the one asked for', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000)
+  const client = await applyAs(page, 'Increase', /\/application\/offer-increase$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'A higher offer for you' })).toBeVisible()
+  await expect(page.getByText('you can borrow up to ₱10 000.00')).toBeVisible()
+
+  // Preset to the offered limit (spec section 4); one step down with the keyboard chooses PHP 9 900.
+  const accept = page.getByRole('button', { name: /^Accept ₱/ })
+  await expect(accept).toHaveText('Accept ₱10 000.00 for 30 days')
+  await page.getByRole('slider', { name: 'Amount' }).press('ArrowLeft')
+  await expect(accept).toHaveText('Accept ₱9 900.00 for 30 days')
+
+  const answered = offerPut(page, '/private/client/yhat/offer/approve/increase')
+  await accept.click()
+  expect((await answered).postDataJSON()).toEqual({
+    amount: { amount: 990_000, currency: 'PHP' },
+    term: { value: 30, unit: 'day' },
+  })
+  await signAndSeeLoan(page, client, '9 900.00', outboxCode(request, admin))
+})
+
+test('increase refused: the client keeps the amount and term asked for', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const client = await applyAs(page, 'Refuse', /\/application\/offer-increase$/)
+  await expect(page.getByText('we keep your application for the amount and term you asked for')).toBeVisible()
+
+  const answered = offerPut(page, '/private/client/yhat/offer/approve/increase')
+  await page.getByRole('button', { name: 'No, thank you' }).click()
+  expect((await answered).postDataJSON()).toEqual({
+    amount: { amount: 500_000, currency: 'PHP' },
+    term: { value: 30, unit: 'day' },
+  })
+  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+})
+
+test('reject: the client is told no, with when to apply again, and has no loan', async ({ page }) => {
+  await applyAs(page, 'Reject', /\/application\/rejected$/)
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'We cannot offer a loan right now' }),
+  ).toBeVisible()
+  await expect(page.locator('[data-figure="reapply"]')).toHaveText(
+    /^You can send a new application (now\.|from [A-Z][a-z]+ \d{2}, \d{4}\.)$/,
+  )
+  // The journey keeps the client on the rejection: my loan is not theirs to open.
+  await page.goto('/profile/my-loan')
+  await expect(page).toHaveURL(/\/application\/rejected$/)
+})
