@@ -6,8 +6,12 @@ import { E2E_ADMIN_DEVICE_ID } from './e2e/sandbox'
 import { chromiumArgs, findChromium } from './scripts/chromium'
 
 const port = Number(process.env.E2E_PORT ?? 3199)
-// A fresh embedded database for every run, so e2e tests never see an earlier run's rows.
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'hiram-e2e-'))
+// A fresh embedded database for every run, so e2e tests never see an earlier run's rows. The config is read
+// again by every worker: the directories go into the environment the workers inherit, so they are made once.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'hiram-e2e-'))
+const dataDir = process.env.E2E_DATA_DIR
+// What the setup project hands to the specs (e2e/clients.ts, preparedClient).
+process.env.E2E_RUN_DIR ??= mkdtempSync(join(tmpdir(), 'hiram-e2e-run-'))
 
 export default defineConfig({
   testDir: './e2e',
@@ -22,7 +26,11 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: findChromium(), args: chromiumArgs },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    // Registers the clients that sign later, first, so their one-code-a-minute waits overlap other tests.
+    { name: 'setup', testMatch: /\.setup\.ts$/ },
+    { name: 'chromium', use: { browserName: 'chromium' }, dependencies: ['setup'] },
+  ],
   webServer: {
     command: 'npx tsx server/main.ts',
     url: `http://localhost:${port}/web/health`,

@@ -3,6 +3,9 @@
  * ready-to-apply step (no_loan_page), so a test that applies never changes the shared demo client. Codes come
  * from the sandbox outbox with the back-office token of the trusted sandbox device (e2e/sandbox.ts).
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type APIRequestContext, expect, type Page } from '@playwright/test'
 import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
 
@@ -43,6 +46,39 @@ export interface ReadyClient {
   nextCodeAt: string
 }
 
+/** A client just signed up: the same login as a ready client, with its id and the sign-up's session. */
+export interface SignedUpClient extends ReadyClient {
+  id: number
+  /** The session the sign-up opened (Bearer token). */
+  authorization: string
+}
+
+/** Signs a client up over the API (a fresh phone and e-mail), the phone not verified yet. */
+export async function signUpClient(request: APIRequestContext, password: string): Promise<SignedUpClient> {
+  const phone = uniquePhone()
+  const email = `e2e.client.${Date.now()}.${sequence++}@example.ph`
+  const created = await request.post('/web/public/client', {
+    data: {
+      mobilePhone: { number: phone },
+      email,
+      password,
+      passwordRepeat: password,
+      consents: { terms: true, privacy: true },
+      captchaToken: 'e2e',
+    },
+  })
+  expect(created.status()).toBe(201)
+  const { client, nextCodeAt } = (await created.json()).data as { client: { id: number }; nextCodeAt: string }
+  return {
+    id: client.id,
+    phone,
+    email,
+    password,
+    nextCodeAt,
+    authorization: created.headers().authorization!,
+  }
+}
+
 // A JPEG by its first bytes: the server recognises the format from the bytes (README, Identity photos).
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 1, 2, 3])
 
@@ -52,24 +88,8 @@ const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 
  */
 export async function readyClient(request: APIRequestContext, firstName = 'Juan'): Promise<ReadyClient> {
   const admin = await adminToken(request)
-  const client = {
-    phone: uniquePhone(),
-    email: `e2e.ready.${Date.now()}.${sequence++}@example.ph`,
-    password: 'Ready1234',
-  }
-  const created = await request.post('/web/public/client', {
-    data: {
-      mobilePhone: { number: client.phone },
-      email: client.email,
-      password: client.password,
-      passwordRepeat: client.password,
-      consents: { terms: true, privacy: true },
-      captchaToken: 'e2e',
-    },
-  })
-  expect(created.status()).toBe(201)
-  const { nextCodeAt } = (await created.json()).data as { nextCodeAt: string }
-  const headers = { authorization: created.headers().authorization! }
+  const { id: _id, authorization, ...client } = await signUpClient(request, 'Ready1234')
+  const headers = { authorization }
   const ok = async (answer: Promise<import('@playwright/test').APIResponse>, status = 200) => {
     const res = await answer
     if (res.status() !== status) throw new Error(`${res.url()}: ${res.status()} ${await res.text()}`)
@@ -150,7 +170,7 @@ export async function readyClient(request: APIRequestContext, firstName = 'Juan'
   )
   const finished = await ok(request.put('/web/private/client/finish', { headers, data: {} }))
   expect((await finished.json()).data.flow).toEqual({ step: 'no_loan_page', status: 'active' })
-  return { ...client, nextCodeAt }
+  return client
 }
 
 /**
@@ -182,3 +202,57 @@ export async function submitBackOfficeLogin(page: Page) {
   await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password)
   await page.getByRole('button', { name: 'Log in' }).click()
 }
+
+/**
+ * The clients that sign an agreement in the run, by the test that signs, with the first name that picks the
+ * sandbox decision (README, Sandbox). e2e/prepared-clients.setup.ts registers them all before the other tests: a
+ * phone gets one SMS code a minute and the sign-up code was the last one, so their minutes run out while the
+ * other tests run instead of each signing test waiting its own minute. Listed in the order they sign.
+ */
+export const signingClients = {
+  manual: 'Manual',
+  approve: 'Juan',
+  decrease: 'Decrease',
+  special: 'Special',
+  increase: 'Increase',
+  // An increase the client refuses: the scoring sees the first name Increase.
+  refuse: 'Increase',
+  reject: 'Reject',
+} as const
+export type SigningClient = keyof typeof signingClients
+
+/** What the setup registers: the signing clients, and a client only signed up (e2e/auth.spec.ts, single link). */
+export interface PreparedClients {
+  ready: Record<SigningClient, ReadyClient>
+  signedUp: SignedUpClient
+}
+
+/**
+ * Where the setup leaves them: a directory of this run, made by playwright.config.ts and handed to the
+ * workers in E2E_RUN_DIR (a fresh database per run, so an earlier run's clients could not log in).
+ */
+const preparedFile = () => join(process.env.E2E_RUN_DIR ?? tmpdir(), 'prepared-clients.json')
+
+export function savePreparedClients(clients: PreparedClients) {
+  writeFileSync(preparedFile(), JSON.stringify(clients))
+}
+
+function savedClients(): Partial<PreparedClients> {
+  const file = preparedFile()
+  if (!process.env.E2E_RUN_DIR || !existsSync(file)) return {}
+  return JSON.parse(readFileSync(file, 'utf8')) as PreparedClients
+}
+
+/**
+ * The client the setup registered for `key`; registered now when the setup did not run (a spec started with
+ * --no-deps), in which case signing waits out the client's minute.
+ */
+export async function preparedClient(request: APIRequestContext, key: SigningClient): Promise<ReadyClient> {
+  return savedClients().ready?.[key] ?? readyClient(request, signingClients[key])
+}
+
+/** The signed-up client of the setup (password First123), or a new one when the setup did not run. */
+export async function preparedSignedUpClient(request: APIRequestContext): Promise<SignedUpClient> {
+  return savedClients().signedUp ?? signUpClient(request, PREPARED_PASSWORD)
+}
+export const PREPARED_PASSWORD = 'First123'

@@ -1,7 +1,7 @@
 /**
- * The browser steps of applying and signing that every decision-outcome test shares (e2e/apply.spec.ts,
- * e2e/offer-outcomes.spec.ts, e2e/back-office.spec.ts): apply with the calculator's figures, and sign the
- * summary with the code from the sandbox outbox until the active loan shows on my loan.
+ * The browser steps of applying and signing that every decision-outcome test shares (e2e/offer-outcomes.spec.ts,
+ * e2e/back-office.spec.ts): apply with the calculator's figures, and sign the summary with the code from the
+ * sandbox outbox until the active loan shows on my loan.
  */
 import { type APIRequestContext, expect, type Page, type Request } from '@playwright/test'
 import { lastCode, logInAsClient, type ReadyClient } from './clients'

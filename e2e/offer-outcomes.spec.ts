@@ -1,41 +1,64 @@
 /**
  * Every decision outcome in a real browser (issue 6 item 7), each chosen through the sandbox scoring's documented
- * test data, the client's first name (server/providers/scoring.ts, README Sandbox): a lower offer accepted (yhat
- * decrease and special offer, each with its own call), a higher offer accepted with a chosen amount, a higher
- * offer refused (the loan is what was asked for), and a rejection. The approved path is e2e/apply.spec.ts,
- * manual verification e2e/back-office.spec.ts.
+ * test data, the client's first name (server/providers/scoring.ts, README Sandbox): approved (the request the
+ * apply form sends, checked whole), a lower offer accepted (yhat decrease and special offer, each with its own
+ * call), a higher offer accepted with a chosen amount, a higher offer refused (the loan is what was asked for),
+ * and a rejection; each signs with the code from the sandbox outbox and ends on my loan. Manual verification is
+ * e2e/back-office.spec.ts.
  *
- * Each client applies for the apply page's defaults, PHP 5 000 for 30 days. The clients are all registered
- * first: a phone gets one SMS code a minute, and the sign-up code was the last one, so their minutes run out
- * together instead of one after the other.
+ * Each client applies for the apply page's defaults, PHP 5 000 for 30 days. The clients are registered by the
+ * setup project before any spec runs (e2e/prepared-clients.setup.ts): a phone gets one SMS code a minute, and the
+ * sign-up code was the last one, so their minutes have run out by the time they sign.
  */
-import { expect, type Page, test } from '@playwright/test'
-import { adminToken, type ReadyClient, readyClient } from './clients'
-import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import { adminToken, logInAsClient, preparedClient } from './clients'
+import { applyInBrowser, logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
 
-const NAMES = ['Decrease', 'Special', 'Increase', 'Refuse', 'Reject'] as const
-type Outcome = (typeof NAMES)[number]
+type Outcome = 'Decrease' | 'Special' | 'Increase' | 'Refuse' | 'Reject'
 
 let admin: string
-const clients = new Map<Outcome, ReadyClient>()
 
 test.beforeAll(async ({ request }) => {
-  test.setTimeout(60_000)
   admin = await adminToken(request)
-  // "Refuse" is an increase the client refuses: the scoring sees the first name Increase.
-  for (const outcome of NAMES)
-    clients.set(outcome, await readyClient(request, outcome === 'Refuse' ? 'Increase' : outcome))
 })
 
-/** Logs the outcome's client in and applies for the defaults; the decision lands on `decided`. */
-async function applyAs(page: Page, outcome: Outcome, decided: RegExp) {
-  const client = clients.get(outcome)!
+/**
+ * Logs the outcome's client in and applies for the defaults; the decision lands on `decided`. "Refuse" is an
+ * increase the client refuses (e2e/clients.ts, signingClients).
+ */
+async function applyAs(page: Page, request: APIRequestContext, outcome: Outcome, decided: RegExp) {
+  const client = await preparedClient(request, outcome.toLowerCase() as Lowercase<Outcome>)
   await logInAndApply(page, client, decided)
   return client
 }
 
 const offerPut = (page: Page, path: string) =>
   page.waitForRequest((r) => r.url().endsWith(`/web${path}`) && r.method() === 'PUT')
+
+test('approve: the client applies, signs with the SMS code and sees the active loan', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000)
+  const client = await preparedClient(request, 'approve')
+  await logInAsClient(page, client.phone, client.password)
+  await page.goto('/application/apply')
+  await expect(page).toHaveURL(/\/application\/apply$/)
+
+  // The application is what the calculator says: PHP 5 000 for 30 days, with the package (the defaults).
+  await expect(page.getByText('₱5 000.00 for 30 days')).toBeVisible()
+  const sent = await applyInBrowser(page)
+  expect(sent.headers()['idempotency-key']).toMatch(/^apply-/)
+  expect(sent.postDataJSON()).toMatchObject({
+    loanAmount: { amount: 500_000, currency: 'PHP' },
+    term: { value: 30, unit: 'day' },
+    consents: { acceptBorrowersAdvantagePackageFee: true },
+  })
+
+  // The journey moves the client on: the loading page while the decision runs (gone at once when the sandbox
+  // decides before the page asks), then the summary to sign.
+  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+})
 
 for (const [outcome, path] of [
   ['Decrease', '/private/client/yhat/offer/approve/decrease'],
@@ -46,7 +69,7 @@ for (const [outcome, path] of [
     request,
   }) => {
     test.setTimeout(120_000)
-    const client = await applyAs(page, outcome, /\/application\/offer-decrease$/)
+    const client = await applyAs(page, request, outcome, /\/application\/offer-decrease$/)
     await expect(page.getByRole('heading', { level: 1, name: 'A lower offer for you' })).toBeVisible()
     // Half the amount asked, on the calculator's grid.
     await expect(page.locator('[data-figure="requested"] dd')).toHaveText('₱5 000.00 · 30 days')
@@ -64,7 +87,7 @@ test('increase accepted: the client takes a chosen amount above the one asked fo
   request,
 }) => {
   test.setTimeout(120_000)
-  const client = await applyAs(page, 'Increase', /\/application\/offer-increase$/)
+  const client = await applyAs(page, request, 'Increase', /\/application\/offer-increase$/)
   await expect(page.getByRole('heading', { level: 1, name: 'A higher offer for you' })).toBeVisible()
   await expect(page.getByText('you can borrow up to ₱10 000.00')).toBeVisible()
 
@@ -85,7 +108,7 @@ test('increase accepted: the client takes a chosen amount above the one asked fo
 
 test('increase refused: the client keeps the amount and term asked for', async ({ page, request }) => {
   test.setTimeout(120_000)
-  const client = await applyAs(page, 'Refuse', /\/application\/offer-increase$/)
+  const client = await applyAs(page, request, 'Refuse', /\/application\/offer-increase$/)
   await expect(page.getByText('we keep your application for the amount and term you asked for')).toBeVisible()
 
   const answered = offerPut(page, '/private/client/yhat/offer/approve/increase')
@@ -97,8 +120,11 @@ test('increase refused: the client keeps the amount and term asked for', async (
   await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
 })
 
-test('reject: the client is told no, with when to apply again, and has no loan', async ({ page }) => {
-  await applyAs(page, 'Reject', /\/application\/rejected$/)
+test('reject: the client is told no, with when to apply again, and has no loan', async ({
+  page,
+  request,
+}) => {
+  await applyAs(page, request, 'Reject', /\/application\/rejected$/)
   await expect(
     page.getByRole('heading', { level: 1, name: 'We cannot offer a loan right now' }),
   ).toBeVisible()
