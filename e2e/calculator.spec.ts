@@ -234,7 +234,7 @@ test('a promo code is checked by the server: refused with its reason, accepted i
   await expectSettled(page)
   const field = calculator(page).getByRole('textbox', { name: 'Promo code' })
   await field.fill('OLDPROMO')
-  await calculator(page).getByRole('button', { name: 'Apply', exact: true }).click()
+  await calculator(page).getByRole('button', { name: 'Apply the promo code' }).click()
   const error = calculator(page).locator('[data-error-key="error-promo-applied-wrong"]')
   await expect(error).toHaveText('This promo code has expired.')
   await expect(field).toHaveAttribute('aria-invalid', 'true')
@@ -244,7 +244,7 @@ test('a promo code is checked by the server: refused with its reason, accepted i
     if (OFFER_PATH.test(request.url())) offerUrls.push(request.url())
   })
   await field.fill('welcome')
-  await calculator(page).getByRole('button', { name: 'Apply', exact: true }).click()
+  await calculator(page).getByRole('button', { name: 'Apply the promo code' }).click()
   await expect(
     calculator(page).getByRole('status').filter({ hasText: 'Promo code WELCOME applied.' }),
   ).toBeVisible()

@@ -110,11 +110,17 @@ export function PromoCodeField({
             readOnly={state.kind === 'applied'}
           />
           {state.kind === 'applied' ? (
-            <button type="button" className="button button--ghost" onClick={clear}>
+            <button type="button" className="button button--ghost" onClick={clear} aria-label={m.removeLabel}>
               {m.remove}
             </button>
           ) : (
-            <button type="submit" className="button button--secondary" disabled={state.kind === 'checking'}>
+            // Named apart from the apply form's own "Apply" button, which sits on the same page.
+            <button
+              type="submit"
+              className="button button--secondary"
+              disabled={state.kind === 'checking'}
+              aria-label={state.kind === 'checking' ? undefined : m.applyLabel}
+            >
               {state.kind === 'checking' ? m.checking : m.apply}
             </button>
           )}

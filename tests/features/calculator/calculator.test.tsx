@@ -146,7 +146,7 @@ describe('<Calculator>', () => {
       </Harness>,
     )
     const field = await screen.findByRole('textbox', { name: 'Promo code' })
-    const apply = () => fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
+    const apply = () => fireEvent.click(screen.getByRole('button', { name: 'Apply the promo code' }))
 
     fireEvent.change(field, { target: { value: 'x!' } })
     apply()
@@ -165,7 +165,7 @@ describe('<Calculator>', () => {
     apply()
     await screen.findByText('Promo code HIRAM10 applied. You see the discount once you log in.')
     await waitFor(() => expect(calls.some((c) => c.includes('promo_name=HIRAM10'))).toBe(true))
-    fireEvent.click(screen.getByRole('button', { name: 'Remove' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Remove the promo code' }))
     await waitFor(() => expect(readCalculatorCookie()?.promoCode).toBeNull())
   })
 
