@@ -15,7 +15,7 @@ import autocannon from 'autocannon'
 
 const connections = 50
 const roundSeconds = Number(process.env.BENCH_SECONDS ?? 5)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const appPort = 3901
 const barePort = 3902
 
