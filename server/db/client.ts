@@ -44,7 +44,11 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 
 export type DatabaseOptions =
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'memory' }
+  /**
+   * In memory; `image` (a `dumpDataDir()` of another in-memory database) starts it from a copy of that one
+   * instead of an empty cluster. Tests use it to skip initdb and the migrations for every test database.
+   */
+  | { kind: 'memory'; image?: Blob }
   | { kind: 'postgres'; url: string; max?: number }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -62,7 +66,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const release = options.kind === 'pglite' ? lockDataDir(options.dataDir) : () => {}
   try {
     const client =
-      options.kind === 'pglite' ? await PGlite.create(join(options.dataDir, 'pglite')) : await PGlite.create()
+      options.kind === 'pglite'
+        ? await PGlite.create(join(options.dataDir, 'pglite'))
+        : await PGlite.create(options.image ? { loadDataDir: options.image } : {})
     await migratePglite(drizzlePglite(client), { migrationsFolder })
     const db = drizzlePglite(client, { schema }) as unknown as Db
     let closed = false
