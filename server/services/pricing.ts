@@ -166,24 +166,37 @@ export interface PricedOffer extends Offer {
 }
 
 /**
- * Offers already priced, per configuration read. The offer is a pure function of the configuration, the
- * request and the Manila date, and the calculator asks for the same grid points over and over (every slider
- * move of every visitor), so each is computed once. A new read of the configuration (every CACHE_MS, or at
- * once after a save in this process) starts a new memo, so a memoised price is never older than the
- * configuration cache itself. Entries are frozen: callers share them.
+ * Values kept per configuration read, by a string key, at most `limit` of them: the oldest go first (a Map
+ * iterates in insertion order). A new read of the configuration (every CACHE_MS, or at once after a save in
+ * this process) starts empty, so nothing kept is older than the configuration cache itself.
  */
-const offerMemo = new WeakMap<LendingConfig, Map<string, PricedOffer>>()
-/** About the whole grid of one configuration (amounts x terms x fee choice x client kinds) for a day. */
-const OFFER_MEMO_LIMIT = 20_000
+export class ConfigMemo<V> {
+  readonly #byConfig = new WeakMap<LendingConfig, Map<string, V>>()
+  constructor(private readonly limit: number) {}
 
-function memoFor(config: LendingConfig) {
-  let memo = offerMemo.get(config)
-  if (!memo) {
-    memo = new Map()
-    offerMemo.set(config, memo)
+  get(config: LendingConfig, key: string): V | undefined {
+    return this.#byConfig.get(config)?.get(key)
   }
-  return memo
+
+  set(config: LendingConfig, key: string, value: V) {
+    let values = this.#byConfig.get(config)
+    if (!values) {
+      values = new Map()
+      this.#byConfig.set(config, values)
+    }
+    if (values.size >= this.limit) values.delete(values.keys().next().value as string)
+    values.set(key, value)
+  }
 }
+
+/**
+ * Offers already priced. The offer is a pure function of the configuration, the request and the Manila date,
+ * and the calculator asks for the same grid points over and over (every slider move of every visitor), so each
+ * is computed once. The limit is about the whole grid of one configuration (amounts x terms x fee choice x
+ * client kinds) for a day. Entries are frozen: callers share them.
+ */
+export const OFFER_MEMO_LIMIT = 20_000
+const offerMemo = new ConfigMemo<PricedOffer>(OFFER_MEMO_LIMIT)
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -224,8 +237,7 @@ function priceWith(config: LendingConfig, request: OfferRequest, promo: PromoChe
   const today = manilaDate(now)
   const discounts = promo?.promo
   const key = `${request.kind}|${request.amount}|${request.term}|${request.withPackageFee}|${request.additionalLoan ?? false}|${today}|${promo ? `${promo.code}:${promo.status}` : ''}|${discounts ? `${discounts.interestDiscountBps}:${discounts.serviceFeeDiscountBps}` : ''}`
-  const memo = memoFor(config)
-  const known = memo.get(key)
+  const known = offerMemo.get(config, key)
   if (known) return known
   try {
     const offer = computeOffer({
@@ -243,9 +255,7 @@ function priceWith(config: LendingConfig, request: OfferRequest, promo: PromoChe
       ...offer,
       promo: promo ? { code: promo.code, status: promo.status, applied: promo.valid } : null,
     })
-    // Oldest first out: a Map iterates in insertion order.
-    if (memo.size >= OFFER_MEMO_LIMIT) memo.delete(memo.keys().next().value as string)
-    memo.set(key, priced)
+    offerMemo.set(config, key, priced)
     return priced
   } catch (error) {
     if (error instanceof OfferRequestError) throw validationFailed(error.violations)

@@ -11,10 +11,12 @@ import { promoCodeSchema } from '../../../domain/pricing/promo'
 import { findClient } from '../../services/identity/clients'
 import { lendingFacts } from '../../services/lending/applications'
 import {
+  ConfigMemo,
   checkPromo,
   freshLendingConfig,
   type LendingConfig,
   lendingConfig,
+  OFFER_MEMO_LIMIT,
   type PricedOffer,
   priceOffer,
   priceOfferNow,
@@ -82,8 +84,7 @@ function serialised(offer: PricedOffer) {
  * requests are answers given before and are sent again without parsing them again. Only answers that passed
  * validation are kept, and no more than the offer memo's bound: odd query strings cannot grow it without end.
  */
-const guestAnswers = new WeakMap<LendingConfig, Map<string, SerialisedJson>>()
-const GUEST_ANSWERS_LIMIT = 20_000
+const guestAnswers = new ConfigMemo<SerialisedJson>(OFFER_MEMO_LIMIT)
 
 /** The request's path and query and its day; undefined for a request with a promo code. */
 function guestAnswerKey(c: Context<AppEnv>) {
@@ -96,20 +97,13 @@ function guestAnswerKey(c: Context<AppEnv>) {
 function replayGuestOffer(c: Context<AppEnv>) {
   const config = freshLendingConfig(c.get('deps').database.db)
   const key = config && guestAnswerKey(c)
-  const text = key && guestAnswers.get(config)?.get(key)
+  const text = key && guestAnswers.get(config, key)
   return text ? ok(c, text) : undefined
 }
 
 function rememberGuestOffer(c: Context<AppEnv>, config: LendingConfig, text: SerialisedJson) {
   const key = guestAnswerKey(c)
-  if (!key) return
-  let answers = guestAnswers.get(config)
-  if (!answers) {
-    answers = new Map()
-    guestAnswers.set(config, answers)
-  }
-  if (answers.size >= GUEST_ANSWERS_LIMIT) answers.delete(answers.keys().next().value as string)
-  answers.set(key, text)
+  if (key) guestAnswers.set(config, key, text)
 }
 
 export const pricingRoutes: AnyRoute[] = [
