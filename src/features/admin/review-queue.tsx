@@ -12,7 +12,7 @@ import { formatPhp } from '../../../domain/money'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
-import { isServerFailure } from '../../ui/forms/violations'
+import { applyServerErrors, isServerFailure } from '../../ui/forms/violations'
 import {
   adminQueryKeys,
   decideApplication,
@@ -74,15 +74,9 @@ function ReviewCard({ item, onDecided }: { item: ReviewItem; onDecided: (message
       return queryClient.invalidateQueries({ queryKey: adminQueryKeys.queue })
     },
     onError: (error) => {
-      const reason = isServerFailure(error)
-        ? error.violations.find((v) => v.propertyPath === 'reason')
-        : undefined
-      if (reason) setError('reason', { message: reason.message })
-      else
-        setFormError({
-          key: isServerFailure(error) ? error.code : 'error',
-          text: errorText(error, q.failed),
-        })
+      // A violation of the reason goes on the field; anything else is the form's, in the server's words.
+      const key = applyServerErrors(error, ['reason'], setError)
+      if (key) setFormError({ key, text: errorText(error, q.failed) })
     },
   })
   const submit = (decision: 'approve' | 'reject') => {
