@@ -58,15 +58,21 @@ function queueApi(initial: ReviewItem[]) {
   }
 }
 
+/** Renders the queue over `queueApi(items)` and waits for the card of application `id`. */
+async function renderQueue(items: ReviewItem[], id = items[0]!.id) {
+  const scripted = queueApi(items)
+  render(
+    <Harness api={scripted.api}>
+      <ReviewQueue />
+    </Harness>,
+  )
+  const card = await screen.findByRole('article', { name: `Application ${id}` })
+  return { ...scripted, card }
+}
+
 describe('<ReviewQueue>', () => {
   it('shows each waiting application with its figures and reasons, and approves with a reason', async () => {
-    const { api, put } = queueApi([item(7), item(8, { status: 401, decision: null })])
-    render(
-      <Harness api={api}>
-        <ReviewQueue />
-      </Harness>,
-    )
-    const card = await screen.findByRole('article', { name: 'Application 7' })
+    const { put, card } = await renderQueue([item(7), item(8, { status: 401, decision: null })])
     expect(within(card).getByText('₱5 000.00')).toBeTruthy()
     expect(within(card).getByText('30 days')).toBeTruthy()
     expect(within(card).getByText('Nov 24, 2026, 09:30')).toBeTruthy()
@@ -91,26 +97,14 @@ describe('<ReviewQueue>', () => {
   })
 
   it('asks for a reason before sending anything, with the shared schema message', async () => {
-    const { api, put } = queueApi([item(7)])
-    render(
-      <Harness api={api}>
-        <ReviewQueue />
-      </Harness>,
-    )
-    const card = await screen.findByRole('article', { name: 'Application 7' })
+    const { put, card } = await renderQueue([item(7)])
     fireEvent.click(within(card).getByRole('button', { name: 'Reject application 7' }))
     expect(await within(card).findByText('A reason of at least 3 characters is required.')).toBeTruthy()
     expect(put).not.toHaveBeenCalled()
   })
 
   it("shows the server's refusal: a violation on the field, anything else for the form", async () => {
-    const { api, failNext } = queueApi([item(7)])
-    render(
-      <Harness api={api}>
-        <ReviewQueue />
-      </Harness>,
-    )
-    const card = await screen.findByRole('article', { name: 'Application 7' })
+    const { failNext, card } = await renderQueue([item(7)])
     const reason = within(card).getByLabelText('Reason for the decision', { exact: false })
     fireEvent.change(reason, { target: { value: 'Looks fine' } })
     failNext({
@@ -135,23 +129,17 @@ describe('<ReviewQueue>', () => {
       ),
     ).toBeTruthy()
   })
-})
 
-it('says the decision was not saved when the call fails without an answer', async () => {
-  const { api, failNext } = queueApi([item(7)])
-  render(
-    <Harness api={api}>
-      <ReviewQueue />
-    </Harness>,
-  )
-  const card = await screen.findByRole('article', { name: 'Application 7' })
-  fireEvent.change(within(card).getByLabelText('Reason for the decision', { exact: false }), {
-    target: { value: 'Payslip checked by phone.' },
+  it('says the decision was not saved when the call fails without an answer', async () => {
+    const { failNext, card } = await renderQueue([item(7)])
+    fireEvent.change(within(card).getByLabelText('Reason for the decision', { exact: false }), {
+      target: { value: 'Payslip checked by phone.' },
+    })
+    failNext(new TypeError('Failed to fetch'))
+    fireEvent.click(within(card).getByRole('button', { name: 'Approve application 7' }))
+    expect(await within(card).findByText('The decision was not saved. Please try again.')).toBeTruthy()
+    expect(within(card).queryByText('This list could not be loaded.')).toBeNull()
   })
-  failNext(new TypeError('Failed to fetch'))
-  fireEvent.click(within(card).getByRole('button', { name: 'Approve application 7' }))
-  expect(await within(card).findByText('The decision was not saved. Please try again.')).toBeTruthy()
-  expect(within(card).queryByText('This list could not be loaded.')).toBeNull()
 })
 
 describe('<Outbox>', () => {
