@@ -7,43 +7,19 @@
  * the device the e2e server trusts (SANDBOX_ADMIN_DEVICE_ID, refused in production). The token refresh interval
  * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { preparedSignedUpClient, submitBackOfficeLogin, useDemoDevice } from './clients'
-import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
+import { expect, test } from '@playwright/test'
+import {
+  adminToken,
+  lastCode,
+  preparedSignedUpClient,
+  submitBackOfficeLogin,
+  submitClientLogin,
+  useDemoDevice,
+} from './clients'
+import { E2E_ADMIN } from './sandbox'
 import { watchConsole } from './support'
 
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const answer = await request.post('/web/public/user/login', {
-    headers: { 'x-device-id': E2E_ADMIN_DEVICE_ID },
-    data: { ...E2E_ADMIN, captchaToken: 'e2e', deviceId: E2E_ADMIN_DEVICE_ID },
-  })
-  expect(answer.status()).toBe(200)
-  expect((await answer.json()).data.mfa).toBe(false)
-  return answer.headers().authorization!.replace(/^Bearer\s+/i, '')
-}
-
-/** The newest code sent to a number or e-mail, from the sandbox outbox. */
-async function lastCode(request: APIRequestContext, token: string, recipient: string): Promise<string> {
-  const answer = await request.get('/web/private/back-office/outbox', {
-    headers: { authorization: `Bearer ${token}` },
-    params: { recipient },
-  })
-  expect(answer.status()).toBe(200)
-  const [newest] = (await answer.json()).data as { body: string }[]
-  const code = /\b(\d{3})\b/.exec(newest?.body ?? '')?.[1]
-  if (!code) throw new Error(`no code in the outbox for ${recipient}`)
-  return code
-}
-
 const uniquePhone = () => `0917${String(Date.now()).slice(-7)}`
-
-async function logInAsClient(page: Page, login: string, password: string) {
-  await page.goto('/login')
-  await page.getByRole('tab', { name: 'Client' }).click()
-  await page.getByLabel('Mobile number or e-mail').fill(login)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Log in' }).click()
-}
 
 test.describe.configure({ mode: 'serial' })
 
@@ -159,7 +135,7 @@ test('the demo client logs in with the e-mail; wrong password shows the server v
   page,
 }) => {
   await useDemoDevice(page)
-  await logInAsClient(page, 'demo@hiram.local', 'wrong999')
+  await submitClientLogin(page, 'demo@hiram.local', 'wrong999')
   await expect(page.locator('[data-error-key="error-invalid-credentials"]')).toBeVisible()
   await page.getByLabel('Password', { exact: true }).fill('demo1234')
   await page.getByRole('button', { name: 'Log in' }).click()
@@ -196,7 +172,7 @@ test('password recovery, a changed password, and a single-link session that sees
   await expect(page.getByText('Your password is changed.')).toBeVisible()
 
   // The new client changes its password from the profile; the same value again is refused on the field.
-  await logInAsClient(page, email, client.password)
+  await submitClientLogin(page, email, client.password)
   await expect(page).toHaveURL(/\/profile$/)
   await page.getByRole('link', { name: 'Change password' }).click()
   await page.getByLabel('Current password').fill(client.password)

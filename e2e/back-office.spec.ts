@@ -6,7 +6,7 @@
  * Also: the sandbox router sets and removes the QA cookie.
  */
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { preparedClient, submitBackOfficeLogin } from './clients'
+import { preparedClient, presentDevice, submitBackOfficeLogin } from './clients'
 import { logInAndApply, signAndSeeLoan } from './journey-steps'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
 import { watchConsole } from './support'
@@ -15,7 +15,7 @@ import { watchConsole } from './support'
 async function adminPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext()
   const page = await context.newPage()
-  await page.addInitScript((id) => localStorage.setItem('hiram:device-id', id), E2E_ADMIN_DEVICE_ID)
+  await presentDevice(page, E2E_ADMIN_DEVICE_ID)
   await submitBackOfficeLogin(page)
   await expect(page).toHaveURL(/\/admin$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Back office' })).toBeVisible()

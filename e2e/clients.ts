@@ -15,6 +15,8 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
     data: { ...E2E_ADMIN, captchaToken: 'e2e', deviceId: E2E_ADMIN_DEVICE_ID },
   })
   expect(answer.status()).toBe(200)
+  // The sandbox admin device is trusted: no second factor.
+  expect((await answer.json()).data.mfa).toBe(false)
   return answer.headers().authorization!.replace(/^Bearer\s+/i, '')
 }
 
@@ -180,16 +182,25 @@ export async function readyClient(request: APIRequestContext, firstName = 'Juan'
  */
 export const DEMO_DEVICE_ID = 'e2e-demo-client-device'
 
-export async function useDemoDevice(page: Page) {
-  await page.addInitScript((id) => localStorage.setItem('hiram:device-id', id), DEMO_DEVICE_ID)
+/** Makes the page's app present `deviceId` as its device (the id the app keeps in local storage). */
+export async function presentDevice(page: Page, deviceId: string) {
+  await page.addInitScript((id) => localStorage.setItem('hiram:device-id', id), deviceId)
 }
 
-export async function logInAsClient(page: Page, login: string, password: string) {
+export const useDemoDevice = (page: Page) => presentDevice(page, DEMO_DEVICE_ID)
+
+/** Opens /login and sends the client login form; what follows (a violation, a second factor) is the caller's. */
+export async function submitClientLogin(page: Page, login: string, password: string) {
   await page.goto('/login')
   await page.getByRole('tab', { name: 'Client' }).click()
   await page.getByLabel('Mobile number or e-mail').fill(login)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Log in' }).click()
+}
+
+/** Logs a client in and waits until the login page is left. */
+export async function logInAsClient(page: Page, login: string, password: string) {
+  await submitClientLogin(page, login, password)
   await expect(page).not.toHaveURL(/\/login/, { timeout: 15_000 })
 }
 

@@ -16,29 +16,8 @@ import {
   type Page,
   test,
 } from '@playwright/test'
-import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
+import { adminToken, lastCode } from './clients'
 import { watchConsole } from './support'
-
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const answer = await request.post('/web/public/user/login', {
-    headers: { 'x-device-id': E2E_ADMIN_DEVICE_ID },
-    data: { ...E2E_ADMIN, captchaToken: 'e2e', deviceId: E2E_ADMIN_DEVICE_ID },
-  })
-  expect(answer.status()).toBe(200)
-  return answer.headers().authorization!.replace(/^Bearer\s+/i, '')
-}
-
-async function lastCode(request: APIRequestContext, token: string, recipient: string): Promise<string> {
-  const answer = await request.get('/web/private/back-office/outbox', {
-    headers: { authorization: `Bearer ${token}` },
-    params: { recipient },
-  })
-  expect(answer.status()).toBe(200)
-  const [newest] = (await answer.json()).data as { body: string }[]
-  const code = /\b(\d{3})\b/.exec(newest?.body ?? '')?.[1]
-  if (!code) throw new Error(`no code in the outbox for ${recipient}`)
-  return code
-}
 
 /** A small valid PNG (a 2x2 grey square) made here, so the upload's bytes really are an image. */
 function pngPhoto(): Buffer {
