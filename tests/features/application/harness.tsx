@@ -6,26 +6,8 @@ import type { Offer } from '../../../domain/offer'
 import type { ApiClient } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
 import type { AppServices } from '../../../src/app/services'
-import enAdmin from '../../../src/i18n/locales/en/admin.json'
-import enApplication from '../../../src/i18n/locales/en/application.json'
-import enAuth from '../../../src/i18n/locales/en/auth.json'
-import enCalculator from '../../../src/i18n/locales/en/calculator.json'
-import enJourney from '../../../src/i18n/locales/en/journey.json'
-import enLegal from '../../../src/i18n/locales/en/legal.json'
-import enRepay from '../../../src/i18n/locales/en/repay.json'
-import en from '../../../src/i18n/locales/en.json'
-import { type Messages, MessagesProvider } from '../../../src/i18n/messages'
-
-export const messages: Messages = {
-  ...en,
-  calculator: enCalculator,
-  auth: enAuth,
-  journey: enJourney,
-  application: enApplication,
-  repay: enRepay,
-  legal: enLegal,
-  admin: enAdmin,
-}
+import { MessagesProvider } from '../../../src/i18n/messages'
+import { messages } from '../../support/messages'
 
 const money = (amount: number) => ({ amount })
 

@@ -7,7 +7,7 @@ import { type ApiClient, ApiError, type Violation } from '../../../src/api/clien
 import { AppServicesProvider } from '../../../src/app/app-context'
 import type { AppServices } from '../../../src/app/services'
 import { MessagesProvider } from '../../../src/i18n/messages'
-import { messages } from '../calculator/harness'
+import { messages } from '../../support/messages'
 
 type Handler = (body: unknown, options?: { query?: Record<string, unknown> }) => unknown
 
