@@ -6,6 +6,7 @@ import { type Context, Hono } from 'hono'
 import pkg from '../../package.json' with { type: 'json' }
 import type { AppDeps, AppEnv } from './context'
 import { fail, ok, respond } from './envelope'
+import { errorForLog, isDatabaseUnavailable } from '../db/errors'
 import { ApiError } from './errors'
 import { buildOpenApi } from './openapi'
 import { type AnyRoute, mountRoutes } from './route'
@@ -64,13 +65,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.all('*', (c) => fail(c, 404, 'notFound', 'No such API endpoint.'))
   app.onError((error, c) => {
     if (error instanceof ApiError) return fail(c, error.status, error.code, error.message, error.violations)
-    deps.logger.error(
-      {
-        requestId: c.get('requestId'),
-        err: { name: error.name, message: error.message, stack: error.stack },
-      },
-      'unhandled error',
-    )
+    // Never the error's message: a failed query's message is its SQL with the bound (personal) values.
+    const err = errorForLog(error)
+    if (isDatabaseUnavailable(error)) {
+      deps.logger.warn({ requestId: c.get('requestId'), route: routeOf(c), err }, 'database unavailable')
+      return fail(c, 503, 'serviceUnavailable', 'The service is briefly unavailable. Please try again.')
+    }
+    deps.logger.error({ requestId: c.get('requestId'), route: routeOf(c), err }, 'unhandled error')
     return fail(c, 500, 'internalError', 'Internal server error.')
   })
 

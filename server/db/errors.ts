@@ -1,0 +1,72 @@
+/**
+ * What a failed database call means to the API, without ever reading its SQL or bound values: drizzle's
+ * DrizzleQueryError carries both in its message (e-mails, phone numbers, ID numbers), so only the driver's
+ * error code and class name are looked at, and only those are logged (server/http/app.ts).
+ */
+
+/** The driver error behind drizzle's wrapper (its `cause`), or the error itself. */
+export function rootCause(error: unknown): unknown {
+  let current = error
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (current as { cause?: unknown } | null)?.cause
+    if (!cause || cause === current) break
+    current = cause
+  }
+  return current
+}
+
+/** The PostgreSQL SQLSTATE (`57P01`) or Node's socket code (`ECONNRESET`) of a failed call, if any. */
+export function errorCode(error: unknown): string | undefined {
+  for (const candidate of [error, rootCause(error)]) {
+    const code = (candidate as { code?: unknown } | null)?.code
+    if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code
+  }
+  return undefined
+}
+
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+])
+
+/**
+ * True when the database could not be reached or dropped the connection mid-call (restart, failover,
+ * `pg_terminate_backend`): the request failed through no fault of its own and may be retried, so the API answers
+ * 503 instead of 500. SQLSTATE class 08 is a connection exception, 57P01-57P03 an admin shutdown or a server
+ * that cannot accept connections yet, 53300 too many connections.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = errorCode(error)
+  if (code) {
+    if (unavailableCodes.has(code)) return true
+    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return true
+  }
+  const message = String((rootCause(error) as { message?: unknown } | null)?.message ?? '')
+  // node-postgres reports a socket that closed under a query by message only.
+  return /^Connection terminated|^Client has encountered a connection error|^timeout exceeded when trying to connect|^Client was closed/.test(
+    message,
+  )
+}
+
+/**
+ * An error as the log may hold it: its class, its code and where it was thrown, never its message (a failed
+ * query's message is its SQL with the bound values). The stack's first line is the message, so it is dropped.
+ */
+export function errorForLog(error: unknown): { name: string; code?: string; stack?: string } {
+  const err = error as { name?: unknown; stack?: unknown } | null
+  const name = typeof err?.name === 'string' ? err.name : typeof error
+  const stack =
+    typeof err?.stack === 'string'
+      ? err.stack
+          .split('\n')
+          .filter((line) => line.trimStart().startsWith('at '))
+          .slice(0, 12)
+          .join('\n')
+      : undefined
+  return { name, code: errorCode(error), stack }
+}
