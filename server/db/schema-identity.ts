@@ -110,6 +110,11 @@ export const verificationCode = pgTable(
     codeHash: text('code_hash').notNull(),
     /** Who may use the code (`client:12`), so a code sent for one account never serves another. */
     owner: text('owner'),
+    /**
+     * Asked for from a device the owner has trusted before. Such codes have their own per-target budget, so a
+     * stranger's requests never use up the owner's (docs/decisions/0006, "Abuse of other people's accounts").
+     */
+    requesterKnown: boolean('requester_known').notNull().default(false),
     attempts: integer('attempts').notNull().default(0),
     createdAt: ts('created_at').notNull().defaultNow(),
     expiresAt: ts('expires_at').notNull(),

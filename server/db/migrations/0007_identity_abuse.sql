@@ -1,0 +1,1 @@
+ALTER TABLE "verification_code" ADD COLUMN "requester_known" boolean DEFAULT false NOT NULL;
