@@ -23,9 +23,28 @@ export const messageKeys = {
 const required = (schema: v.GenericSchema<string, string>) =>
   v.pipe(v.string(messageKeys.required), v.trim(), v.nonEmpty(messageKeys.required), schema)
 
-/** 11 digits, 0 then 8 or 9 (09XXXXXXXXX). */
+/** What people type or paste between the digits of a number: spaces, dashes, dots, parentheses. */
+const PHONE_SEPARATORS = /[\s.()\-\u2010-\u2015]/g
+/** With the country code (and the trunk 0 some people keep after it), or national, with or without its 0. */
+const PHONE_FORMS = [/^\+?630?([89]\d{9})$/, /^0?([89]\d{9})$/]
+
+/**
+ * The usual ways to write a Philippine mobile number, as its national form 09XXXXXXXXX: `+63 917 123 4567`,
+ * `+63 (0) 917 123 4567`, `63917…`, `0917-123-4567`, `(0917) 123 4567`, `917 123 4567`. Anything else comes back
+ * trimmed but otherwise as it was, for the schema to refuse.
+ */
+export function normalizeMobilePhone(input: string): string {
+  const compact = input.replace(PHONE_SEPARATORS, '')
+  for (const form of PHONE_FORMS) {
+    const digits = form.exec(compact)?.[1]
+    if (digits) return `0${digits}`
+  }
+  return input.trim()
+}
+
+/** 11 digits, 0 then 8 or 9 (09XXXXXXXXX), after normalizeMobilePhone. */
 export const mobilePhoneSchema = required(
-  v.pipe(v.string(), v.regex(/^0[89]\d{9}$/, messageKeys.incorrectPhone)),
+  v.pipe(v.string(), v.transform(normalizeMobilePhone), v.regex(/^0[89]\d{9}$/, messageKeys.incorrectPhone)),
 )
 
 /** An e-mail with a top-level domain of 2 or more letters; stored lower-cased. */
