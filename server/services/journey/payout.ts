@@ -16,6 +16,33 @@ export const cashPickupNames: Record<string, string> = {
   m_lhuillier: 'M Lhuillier',
 }
 
+export interface AccountFacts {
+  type: string
+  institution: string | null
+  accountNumber: string | null
+  provider: string | null
+}
+
+/**
+ * Where the money goes, as a message to the client may say it: the institution and the last 4 digits, never
+ * the whole number (an SMS is read on lock screens and kept by the carrier).
+ */
+export function describeAccount(entry: AccountFacts): string {
+  const ending = entry.accountNumber ? ` ending ${entry.accountNumber.slice(-4)}` : ''
+  switch (entry.type) {
+    case 'bank_transfer':
+      return `${entry.institution ?? 'bank'} account${ending}`
+    case 'ewallet':
+      return `${entry.institution ?? 'e-wallet'} e-wallet${ending}`
+    case 'cash_card':
+      return `cash card${ending}`
+    case 'cash_pickup':
+      return `cash pickup at ${cashPickupNames[entry.provider ?? ''] ?? 'a pickup partner'}`
+    default:
+      return 'payout account'
+  }
+}
+
 export interface DisbursementView {
   id: number
   type: string

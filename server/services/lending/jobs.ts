@@ -17,13 +17,14 @@ import { JourneyStepMismatch } from '../journey/journey'
 import { AppStatus } from './applications'
 import { decide, finishJob, recordDecision, recordDecisionError } from './decision'
 import { recordPayout } from './payout'
+import { PAYOUT_NOTICE_JOB, runPayoutNotice, sendPayoutNoticeNow } from './payout-notice'
 
 export const JOB_LEASE_MS = 60_000
 export const JOB_MAX_ATTEMPTS = 3
 export const JOB_RETRY_MS = 30_000
 
 type Job = typeof lendingJob.$inferSelect
-type WorkerDeps = Pick<AppDeps, 'database' | 'logger' | 'now' | 'scoring' | 'payout'>
+type WorkerDeps = Pick<AppDeps, 'database' | 'logger' | 'now' | 'scoring' | 'payout' | 'messaging'>
 
 /** Takes up to `limit` due jobs for this worker (a lease of JOB_LEASE_MS). */
 export async function claimJobs(db: Db, now: Date, limit: number): Promise<Job[]> {
@@ -135,6 +136,14 @@ async function runPayout(deps: WorkerDeps, job: Job) {
     answer = { status: 'failed', reference: '', reason: 'The payout provider is unavailable.' }
   }
   await recordPayout(deps, row.disbursement, answer, now, job.id)
+  // Committed: tell the client now; a notice that fails here stays due for the worker.
+  if (answer.status !== 'failed')
+    await sendPayoutNoticeNow(deps, job.applicationId).catch((error) =>
+      deps.logger.warn(
+        { applicationId: job.applicationId, errorClass: error instanceof Error ? error.name : typeof error },
+        'payout notice deferred',
+      ),
+    )
 }
 
 /** Runs every due job once (decide, then payout for the same application on a later call). Returns how many ran. */
@@ -144,6 +153,7 @@ export async function runDueJobs(deps: WorkerDeps, limit = 20): Promise<number> 
     try {
       if (job.kind === 'decide') await runDecide(deps, job)
       else if (job.kind === 'payout') await runPayout(deps, job)
+      else if (job.kind === PAYOUT_NOTICE_JOB) await runPayoutNotice(deps, job)
     } catch (error) {
       deps.logger.error({ jobId: job.id, kind: job.kind, err: String(error) }, 'lending job failed')
       await retryLater(deps.database.db, job, error, deps.now())

@@ -16,6 +16,7 @@ import { journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
 import { AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
 import { finishJob } from './decision'
+import { queuePayoutNotice } from './payout-notice'
 
 export const documentTypes = ['loan_agreement', 'disclosure_statement'] as const
 export type DocumentType = (typeof documentTypes)[number]
@@ -115,6 +116,8 @@ export async function recordPayout(
       })
       .where(eq(application.id, app.id))
     await createLoan(tx, app, now)
+    // The client is told after the commit (payout-notice.ts): never from inside this transaction.
+    await queuePayoutNotice(tx, app.id, now)
   })
 }
 
