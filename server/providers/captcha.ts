@@ -8,8 +8,12 @@ import { messageKeys } from '../../domain/identity'
 import { ApiError } from '../http/errors'
 
 export interface CaptchaProvider {
+  /** `sandbox` for the sandbox provider; anything else is a real one (server/providers/from-env.ts). */
   readonly name: string
-  score(token: string | undefined, action: string): Promise<number>
+  /** The public key the browser's script needs (real providers); served by GET /web/public/environment. */
+  readonly siteKey?: string
+  /** On Hiram's scale (the thresholds below); `remoteIp`, when known, is passed on to the provider. */
+  score(token: string | undefined, action: string, remoteIp?: string): Promise<number>
 }
 
 /** Below this the request is refused. */
@@ -29,8 +33,13 @@ export const sandboxCaptcha: CaptchaProvider = {
 }
 
 /** Refuses a request whose captcha scores below the minimum; returns the score for risk decisions. */
-export async function assertHuman(provider: CaptchaProvider, token: string | undefined, action: string) {
-  const score = await provider.score(token, action)
+export async function assertHuman(
+  provider: CaptchaProvider,
+  token: string | undefined,
+  action: string,
+  remoteIp?: string,
+) {
+  const score = await provider.score(token, action, remoteIp)
   if (score < CAPTCHA_MIN_SCORE) {
     throw new ApiError(
       400,

@@ -14,10 +14,15 @@ export interface OutgoingMessage {
   subject?: string
   body: string
   purpose: string
+  /** The code the body carries, if any: a real provider keeps it out of the outbox (messaging-live.ts). */
+  secret?: string
 }
 
 export interface MessagingProvider {
   readonly name: string
+  /** Which provider each channel goes through (`sandbox` or a real one): server/providers/from-env.ts. */
+  readonly channels?: Readonly<Record<OutgoingMessage['channel'], string>>
+  /** Delivers, or throws (a real provider: MessageNotSentError, a 503 the caller may pass on). */
   send(db: DbOrTx, message: OutgoingMessage): Promise<void>
 }
 
@@ -31,7 +36,8 @@ export function maskRecipient(recipient: string): string {
 export function createSandboxMessaging(logger: Logger, printToConsole = true): MessagingProvider {
   return {
     name: 'sandbox',
-    async send(db, message) {
+    channels: { sms: 'sandbox', email: 'sandbox' },
+    async send(db, { secret: _secret, ...message }) {
       await db
         .insert(outboxMessage)
         .values({ ...message, subject: message.subject ?? null, provider: 'sandbox', status: 'delivered' })
