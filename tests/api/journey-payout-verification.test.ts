@@ -74,8 +74,9 @@ describe('payout (disbursement types)', () => {
     expect(selected.body.data.entries.find((e) => e.selected)?.type).toBe('bank_transfer')
     await expectOk(call(t, 'PUT', '/private/client/finish', {}, { token: c.token }))
     expect(await flow(t, c.token)).toEqual({ step: 'no_loan_page', status: 'active' })
-    // Changing the payout later stays possible; finishing again is not.
-    expect((await post({ type: 'cash_pickup', provider: 'cebuana' })).status).toBe(201)
+    // Changing the payout later needs the SMS code (tests/api/payout-change.test.ts); finishing again is not possible.
+    const later = await post({ type: 'cash_pickup', provider: 'cebuana' })
+    expect([later.status, later.body.response.code]).toEqual([422, 'payoutCodeRequired'])
     expect((await call(t, 'PUT', '/private/client/finish', {}, { token: c.token })).status).toBe(409)
   })
 

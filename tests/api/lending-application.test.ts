@@ -17,7 +17,7 @@ import {
   loanDocument,
 } from '../../server/db/schema-lending'
 import { createTestApp } from '../support/app'
-import { call, type TestApp } from './identity-helpers'
+import { call, lastCode, later, type TestApp } from './identity-helpers'
 import { seedSmallPsgc } from './journey-helpers'
 
 import {
@@ -788,16 +788,24 @@ describe('lending API', () => {
     // A new application is not possible while the signed one waits for its money.
     expect((await apply(t, c)).status).toBe(409)
 
-    await expectStatus(
-      call(
-        t,
-        'POST',
-        '/private/client/disbursement-type',
-        { type: 'bank_transfer', bankId: 1, accountNumber: '001122334455' },
-        { token: c.token },
-      ),
-      201,
-    )
+    // Registration is over: the new account needs the SMS code (tests/api/payout-change.test.ts), a code a
+    // minute after the signing code.
+    await later(t, 125_000, async () => {
+      await expectStatus(
+        call(t, 'POST', '/private/client/disbursement-type/send-code', {}, { token: c.token }),
+      )
+      const code = await lastCode(t, c.phone, 'payout_change')
+      await expectStatus(
+        call(
+          t,
+          'POST',
+          '/private/client/disbursement-type',
+          { type: 'bank_transfer', bankId: 1, accountNumber: '001122334455', code },
+          { token: c.token },
+        ),
+        201,
+      )
+    })
     await expectStatus(call(t, 'PUT', '/private/client/finish', {}, { token: c.token }))
     expect(await flowOf(t, c)).toEqual({ step: 'payout_processing', status: 'completed' })
     await runJobs(t)

@@ -3,13 +3,69 @@
  * (server/db/schema-journey.ts), so they hold under concurrent requests: the database refuses the second insert
  * and the violation is mapped to the spec's messages here.
  */
-import { and, asc, eq, ne } from 'drizzle-orm'
+import { and, asc, count, eq, ne } from 'drizzle-orm'
+import type { JourneyStep } from '../../../domain/journey/client-journey.machine'
 import { journeyMessageKeys as k, type Payout } from '../../../domain/journey/fields'
 import type { DbOrTx, Tx } from '../../db/client'
-import { institution } from '../../db/schema'
+import { contact, institution } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
+import { disbursement } from '../../db/schema-lending'
 import { ApiError, notFound, validationFailed } from '../../http/errors'
-import { uniqueViolationOn } from './journey'
+import type { MessagingProvider } from '../../providers/messaging'
+import { readJourney, uniqueViolationOn } from './journey'
+
+/** Payout accounts a client may keep: enough for every kind twice over, and a bound on what one client stores. */
+export const MAX_PAYOUT_ACCOUNTS = 10
+
+/**
+ * Whether adding or selecting a payout account needs an SMS code (issue 13, item 9; docs/decisions/0012):
+ * once registration is finished, the account the next loan is paid to is changed only by the phone's owner.
+ * The journey accepts SAVE_PAYOUT at disbursement_type and no_loan_page only; disbursement_type after a
+ * finished registration is the step a failed payout returns to, and such a client has a disbursement on record.
+ * Asked inside the journey transaction (`from` is the locked step), so the answer cannot change under the call.
+ */
+export async function payoutChangeNeedsCode(db: DbOrTx, clientId: number, from?: JourneyStep) {
+  const step = from ?? (await readJourney(db, clientId)).value
+  if (step !== 'disbursement_type') return true
+  const [row] = await db.select({ n: count() }).from(disbursement).where(eq(disbursement.clientId, clientId))
+  return (row?.n ?? 0) > 0
+}
+
+export const payoutCodeRequired = () =>
+  new ApiError(
+    422,
+    'payoutCodeRequired',
+    'Changing where your money is sent needs the code we send to your mobile number.',
+    [{ propertyPath: 'code', message: 'payoutCodeRequired' }],
+  )
+
+async function careLine(db: DbOrTx) {
+  const [row] = await db.select({ display: contact.display }).from(contact).where(eq(contact.key, 'cc'))
+  return row?.display ?? 'customer care'
+}
+
+/**
+ * After the change committed: the client hears of it on both channels, so a change they did not make does not
+ * go unnoticed until the money is gone. Never the whole account number.
+ */
+export async function sendPayoutChangedNotice(
+  db: DbOrTx,
+  messaging: MessagingProvider,
+  to: { phone: string; email: string },
+  account: string,
+) {
+  const body =
+    `Hiram: your payout account was changed to ${account}. Your next loan will be sent there. ` +
+    `If this was not you, call customer care now at ${await careLine(db)}.`
+  await messaging.send(db, { channel: 'sms', recipient: to.phone, body, purpose: 'payout_changed' })
+  await messaging.send(db, {
+    channel: 'email',
+    recipient: to.email,
+    subject: 'Your Hiram payout account was changed',
+    body,
+    purpose: 'payout_changed',
+  })
+}
 
 export const cashPickupNames: Record<string, string> = {
   cebuana: 'Cebuana Lhuillier',
@@ -74,6 +130,21 @@ export async function listDisbursements(db: DbOrTx, clientId: number): Promise<D
   }))
 }
 
+/** What a notice says about one of the client's entries ('BDO Unibank account ending 7890'). */
+export async function describeEntry(db: DbOrTx, clientId: number, id: number) {
+  const [row] = await db
+    .select({
+      type: disbursementEntry.type,
+      accountNumber: disbursementEntry.accountNumber,
+      provider: disbursementEntry.provider,
+      institution: institution.name,
+    })
+    .from(disbursementEntry)
+    .leftJoin(institution, eq(institution.id, disbursementEntry.institutionId))
+    .where(and(eq(disbursementEntry.id, id), eq(disbursementEntry.clientId, clientId)))
+  return row ? describeAccount(row) : 'a new payout account'
+}
+
 /** The bank or e-wallet must exist in the list of its kind (GET /public/bank). Reference data: checked first. */
 export async function assertInstitution(db: DbOrTx, payout: Payout) {
   if (payout.type !== 'bank_transfer' && payout.type !== 'ewallet') return
@@ -87,6 +158,17 @@ export async function assertInstitution(db: DbOrTx, payout: Payout) {
 
 /** The account a client adds becomes the selected one: it is what they just chose on the payment screen. */
 export async function addDisbursement(tx: Tx, clientId: number, payout: Payout, now: Date) {
+  const [kept] = await tx
+    .select({ n: count() })
+    .from(disbursementEntry)
+    .where(eq(disbursementEntry.clientId, clientId))
+  if ((kept?.n ?? 0) >= MAX_PAYOUT_ACCOUNTS)
+    throw new ApiError(
+      422,
+      'payoutAccountLimit',
+      `At most ${MAX_PAYOUT_ACCOUNTS} payout accounts can be kept. Choose one of yours instead.`,
+      [{ propertyPath: 'type', message: 'payoutAccountLimit' }],
+    )
   await tx
     .update(disbursementEntry)
     .set({ selected: false })
