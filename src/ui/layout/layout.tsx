@@ -3,6 +3,7 @@ import { useMessages } from '../../i18n/messages'
 import type { HeaderUser } from './account'
 import { Footer } from './footer'
 import { Header } from './header'
+import { SandboxBanner } from './sandbox-banner'
 
 export interface LayoutProps {
   children: ReactNode
@@ -21,6 +22,7 @@ export function Layout({ children, user, singleLink, onLogout }: LayoutProps) {
       <a className="skip-link" href="#main" onClick={skipToMain}>
         {m.layout.skipLink}
       </a>
+      <SandboxBanner />
       <Header user={user} singleLink={singleLink} onLogout={onLogout} />
       <main id="main" className="layout__main" tabIndex={-1}>
         {children}

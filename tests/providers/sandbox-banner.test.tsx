@@ -1,0 +1,64 @@
+// @vitest-environment happy-dom
+/**
+ * The sandbox banner (docs/decisions/0018) in the real layout: shown on every page while the server says an
+ * adapter is sandboxed, as a labelled region, and absent when the deployment is real or the answer fails (a
+ * failed answer never takes the page down: the call is quiet).
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Environment } from '../../domain/environment'
+import { type ApiClient, ApiError } from '../../src/api/client'
+import { AppServicesProvider } from '../../src/app/app-context'
+import type { AppServices } from '../../src/app/services'
+import { loadMessages, MessagesProvider } from '../../src/i18n/messages'
+import { SandboxBanner } from '../../src/ui/layout/sandbox-banner'
+
+afterEach(cleanup)
+
+const environment = (sandbox: boolean): Environment => ({
+  sandbox,
+  sandboxed: sandbox ? ['identityVerification'] : [],
+  captcha: { provider: 'sandbox', siteKey: null },
+})
+
+async function renderBanner(get: (path: string, options?: { quiet?: boolean }) => Promise<unknown>) {
+  const api = { get: vi.fn(get) } as unknown as ApiClient
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const services = { api, queryClient } as unknown as AppServices
+  render(
+    <MessagesProvider messages={await loadMessages('en')}>
+      <AppServicesProvider services={services}>
+        <QueryClientProvider client={queryClient}>
+          <SandboxBanner />
+          <p>page</p>
+        </QueryClientProvider>
+      </AppServicesProvider>
+    </MessagesProvider>,
+  )
+  return api.get as ReturnType<typeof vi.fn>
+}
+
+describe('sandbox banner', () => {
+  it('shows a labelled region saying nothing is real while the server runs sandbox adapters', async () => {
+    const get = await renderBanner(async () => environment(true))
+    const region = await screen.findByRole('region', { name: 'Sandbox environment' })
+    expect(region.textContent).toMatch(/^Sandbox Nothing here is real/)
+    expect(get).toHaveBeenCalledWith('/public/environment', expect.objectContaining({ quiet: true }))
+  })
+
+  it('shows nothing on a real deployment', async () => {
+    const get = await renderBanner(async () => environment(false))
+    await waitFor(() => expect(get).toHaveBeenCalled())
+    await screen.findByText('page')
+    expect(screen.queryByRole('region', { name: 'Sandbox environment' })).toBeNull()
+  })
+
+  it('shows nothing when the answer fails', async () => {
+    const get = await renderBanner(async (path) => {
+      throw new ApiError(503, `/web${path}`, 'serviceUnavailable', 'Unavailable.', [])
+    })
+    await waitFor(() => expect(get).toHaveBeenCalled())
+    expect(screen.queryByRole('region', { name: 'Sandbox environment' })).toBeNull()
+  })
+})
