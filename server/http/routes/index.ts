@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route'
 import { affiliateRoutes } from './affiliate'
+import { environmentRoutes } from './environment'
 import { identityRoutes } from './identity'
 import { backOfficeIdentityRoutes } from './identity-back-office'
 import { singleLinkRoutes } from './identity-single-link'
@@ -18,6 +19,7 @@ export const allRoutes: AnyRoute[] = [
   ...singleLinkRoutes,
   ...affiliateRoutes,
   ...referenceRoutes,
+  ...environmentRoutes,
   ...pricingRoutes,
   ...journeyRoutes,
   ...payoutRoutes,
