@@ -28,8 +28,8 @@ export function codeMessage(
     `Hiram: ${code} is your ${label} code. It expires in ${CODE_TTL_MINUTES} minutes. ` +
     'Never share it with anyone, Hiram staff included.'
   return channel === 'sms'
-    ? { channel, recipient, body: text, purpose }
-    : { channel, recipient, subject: `Your Hiram ${label} code`, body: text, purpose }
+    ? { channel, recipient, body: text, purpose, secret: code }
+    : { channel, recipient, subject: `Your Hiram ${label} code`, body: text, purpose, secret: code }
 }
 
 export interface SendCode {
