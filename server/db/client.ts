@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { DatabaseConnectError } from './errors'
 import { lockDataDir } from './lock'
 import * as referenceSchema from './schema'
 import * as affiliateSchema from './schema-affiliate'
@@ -49,17 +50,85 @@ export type DatabaseOptions =
    * instead of an empty cluster. Tests use it to skip initdb and the migrations for every test database.
    */
   | { kind: 'memory'; image?: Blob }
-  | { kind: 'postgres'; url: string; max?: number }
+  | { kind: 'postgres'; url: string; max?: number; connectTimeoutMs?: number }
+
+/**
+ * The PostgreSQL pool, made to survive its database (issue 13): a connection the server ends (restart, failover,
+ * `pg_terminate_backend`) fails the requests that were using it with a 503 and never the process, and the pool
+ * never loses a slot to it, so the next requests reconnect.
+ */
+function resilientPool(url: string, max: number, connectTimeoutMs: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // A database that does not answer (a host that drops packets, a failover in progress) must fail the request
+    // with a 503 in seconds, not hold it, and its caller, for ever.
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Finds a connection whose peer vanished without a FIN (a failover) instead of waiting on it.
+    keepAlive: true,
+  })
+  // An idle client that loses its connection is reported on the pool, which already discards it; the listener
+  // only keeps the event from being an uncaught exception.
+  pool.on('error', () => {})
+  /** The release of each client checked out now, made idempotent (see below). */
+  const checkedOut = new Map<pg.PoolClient, (error?: Error | boolean) => void>()
+  // pg-pool listens on a client only while it is idle. A client checked out for a transaction that loses its
+  // backend between two queries emits 'error' on itself: unhandled, Node exits. So every client gets a listener,
+  // which also gives a checked-out client back to the pool as broken (pg-pool then closes it and frees its slot).
+  // That matters because drizzle (0.45) sends BEGIN before its try/finally: a BEGIN that fails never releases
+  // its client, and ten such leaks would leave the pool waiting for ever. Whatever still holds the client then
+  // gets "not queryable" from its next query (a 503), and its own release is a no-op.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      const release = checkedOut.get(client as pg.PoolClient)
+      if (release) release(error)
+    })
+  })
+  const guard = (client: pg.PoolClient) => {
+    const release = client.release.bind(client)
+    const once = (error?: Error | boolean) => {
+      if (checkedOut.get(client) !== once) return
+      checkedOut.delete(client)
+      release(error)
+    }
+    checkedOut.set(client, once)
+    client.release = once
+    return client
+  }
+  // Every failure to open a connection becomes a DatabaseConnectError, so the API answers 503 whatever PostgreSQL
+  // said: a dropped database is 3D000, one closed to connections 55000, codes a query could also raise for its
+  // caller's own fault. pg-pool's `query` and drizzle's transactions both come through `connect`.
+  type Callback = (
+    error: Error | undefined,
+    client?: pg.PoolClient,
+    done?: (release?: Error | boolean) => void,
+  ) => void
+  const connect = pool.connect.bind(pool) as (callback?: Callback) => Promise<pg.PoolClient> | undefined
+  pool.connect = ((callback?: Callback) => {
+    if (callback)
+      return connect((error, client, done) => {
+        if (error || !client) return callback(new DatabaseConnectError(error), client, done)
+        const guarded = guard(client)
+        callback(undefined, guarded, guarded.release)
+      })
+    return connect()!.then(guard, (error: unknown) => {
+      throw new DatabaseConnectError(error)
+    })
+  }) as typeof pool.connect
+  return pool
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10 })
-    // An idle connection the server ends (restart, failover, a dropped test database) is reported on the pool;
-    // without a listener that is an uncaught exception. pg already drops the client from the pool, and a query
-    // in flight gets its own error, so there is nothing more to do here.
-    pool.on('error', () => {})
+    const pool = resilientPool(options.url, options.max ?? 10, options.connectTimeoutMs ?? 5000)
     const db = drizzleNodePg(pool, { schema }) as unknown as Db
-    await migrateNodePg(drizzleNodePg(pool), { migrationsFolder })
+    try {
+      await migrateNodePg(drizzleNodePg(pool), { migrationsFolder })
+    } catch (error) {
+      // A pool left open would keep the process alive behind the start-up error.
+      await pool.end().catch(() => {})
+      throw error
+    }
     const name = new URL(options.url).pathname.slice(1) || 'postgres'
     return { db, kind: 'postgres', location: `postgres database ${name}`, close: () => pool.end() }
   }

@@ -6,13 +6,7 @@
 
 /** The driver error behind drizzle's wrapper (its `cause`), or the error itself. */
 export function rootCause(error: unknown): unknown {
-  let current = error
-  for (let depth = 0; depth < 5; depth++) {
-    const cause = (current as { cause?: unknown } | null)?.cause
-    if (!cause || cause === current) break
-    current = cause
-  }
-  return current
+  return causeChain(error).at(-1)
 }
 
 /** The PostgreSQL SQLSTATE (`57P01`) or Node's socket code (`ECONNRESET`) of a failed call, if any. */
@@ -22,6 +16,18 @@ export function errorCode(error: unknown): string | undefined {
     if (typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code)) return code
   }
   return undefined
+}
+
+function causeChain(error: unknown): unknown[] {
+  const chain = [error]
+  let current = error
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (current as { cause?: unknown } | null)?.cause
+    if (!cause || cause === current) break
+    chain.push(cause)
+    current = cause
+  }
+  return chain
 }
 
 const unavailableCodes = new Set([
@@ -35,16 +41,30 @@ const unavailableCodes = new Set([
 ])
 
 /**
+ * A connection the pool could not open: whatever PostgreSQL said (a dropped or renamed database 3D000, one that
+ * does not accept connections 55000, a refused password, a timeout), the request that wanted it is innocent.
+ * server/db/client.ts wraps every failed pool connect in it; `cause` keeps the driver's error (and its code).
+ */
+export class DatabaseConnectError extends Error {
+  override name = 'DatabaseConnectError'
+  constructor(cause: unknown) {
+    super('Could not open a database connection', { cause })
+  }
+}
+
+/**
  * True when the database could not be reached or dropped the connection mid-call (restart, failover,
  * `pg_terminate_backend`): the request failed through no fault of its own and may be retried, so the API answers
  * 503 instead of 500. SQLSTATE class 08 is a connection exception, 57P01-57P03 an admin shutdown or a server
  * that cannot accept connections yet, 53300 too many connections.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (causeChain(error).some((e) => e instanceof DatabaseConnectError)) return true
   const code = errorCode(error)
   if (code) {
     if (unavailableCodes.has(code)) return true
-    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return true
+    // 57P04: the database was dropped under the connection.
+    if (/^08[0-9A-Z]{3}$/.test(code) || /^57P0[1234]$/.test(code) || code === '53300') return true
   }
   const message = String((rootCause(error) as { message?: unknown } | null)?.message ?? '')
   // node-postgres reports a socket that closed under a query by message only.

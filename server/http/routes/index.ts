@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../route'
 import { affiliateRoutes } from './affiliate'
 import { environmentRoutes } from './environment'
+import { healthRoutes } from './health'
 import { identityRoutes } from './identity'
 import { backOfficeIdentityRoutes } from './identity-back-office'
 import { singleLinkRoutes } from './identity-single-link'
@@ -26,4 +27,5 @@ export const allRoutes: AnyRoute[] = [
   ...uploadRoutes,
   ...verificationRoutes,
   ...lendingRoutes,
+  ...healthRoutes,
 ]
