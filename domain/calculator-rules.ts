@@ -81,9 +81,37 @@ export interface IncreaseOfferFacts {
   principal: number
 }
 
+/**
+ * The tabs a person may choose between (spec section 2: hidden when the limit is set to first). A known
+ * client's tab is a fact of their history, not a choice: a first-time client gets only the new-client tab and
+ * its limits, a client with a repaid loan only the repeat-client one, because the server prices a logged-in
+ * client by that history whatever the screen says. Only a visitor, who is not known yet, chooses; the limit
+ * set to first leaves a visitor the new-client tab (and caps anyone's amount, see `amountLimitsFor`).
+ */
+export function offeredTabs(client: {
+  loggedIn: boolean
+  closedLoansCount: number
+  limitFirst?: boolean
+}): readonly CalculatorTab[] {
+  if (client.loggedIn) return client.closedLoansCount > 0 ? ['repeat'] : ['new']
+  return client.limitFirst ? ['new'] : calculatorTabs
+}
+
+/** The tab to show: `wanted` when it is offered, else the first one offered. */
+export function offeredTab(tabs: readonly CalculatorTab[], wanted: CalculatorTab): CalculatorTab {
+  return tabs.includes(wanted) ? wanted : (tabs[0] ?? 'new')
+}
+
+/** The configured limits of a tab's kind of client (spec section 3, initialStates). */
+function stateOf(config: CalculatorConfig, tab: CalculatorTab) {
+  return tab === 'new' ? config.initialStates.new : config.initialStates.repeated
+}
+
 export interface AmountLimitsInput {
   config: CalculatorConfig
   tab: CalculatorTab
+  /** The tabs offered (`offeredTabs`); both unless `limitFirst`. */
+  tabs?: readonly CalculatorTab[]
   loggedIn: boolean
   /** The client's available loan amount, centavos; null when unknown (a visitor). */
   availableAmount: number | null
@@ -99,38 +127,44 @@ export interface AmountLimits extends Range {
 }
 
 /**
- * Min and max of the amount slider (spec section 5). The slider spans the whole configured range whatever the
- * tab, because moving past the first-loan limit is how the tab changes; `tab` is accepted so callers need not
- * know that. A known client's max is also bounded by what they may borrow, and when that leaves no room above
- * the min the calculator is disabled with max 0.
+ * Min and max of the amount slider (spec section 5). With both tabs offered the slider spans both kinds'
+ * ranges, because moving past the first-loan limit is how the tab changes; with one tab it spans that tab's
+ * kind only. Both the global limits (amountLimits) and the kind's own (initialStates) bind, as they do on the
+ * server (domain/pricing/ranges.ts), so the slider never reaches an amount the server refuses. A known
+ * client's max is also bounded by what they may borrow, and when that leaves no room above the min the
+ * calculator is disabled with max 0.
  */
 export function amountLimitsFor(input: AmountLimitsInput): AmountLimits {
-  const { config, loggedIn, availableAmount, hasActiveLoan, increaseOffer, limitFirst = false } = input
+  const { config, tab, loggedIn, availableAmount, hasActiveLoan, increaseOffer, limitFirst = false } = input
+  const tabs = input.tabs ?? (limitFirst ? ['new'] : calculatorTabs)
   const first = firstLoanLimit(config)
   const interval = config.amountLimits.interval
   const min = increaseOffer
     ? increaseOffer.principal
     : hasActiveLoan
       ? config.amountLimits.minAdditionLoan
-      : config.amountLimits.minMainLoan
-  const configuredMax = limitFirst
-    ? Math.min(first, config.amountLimits.amountTo)
-    : config.amountLimits.amountTo
+      : Math.max(config.amountLimits.minMainLoan, stateOf(config, offeredTab(tabs, tab)).minAmount)
+  const kindsMax = Math.max(
+    ...tabs.map((t) => Math.min(config.amountLimits.amountTo, stateOf(config, t).maxAmount)),
+  )
+  const configuredMax = limitFirst ? Math.min(first, kindsMax) : kindsMax
   const max = loggedIn && availableAmount !== null ? Math.min(availableAmount, configuredMax) : configuredMax
   if (max < min) return { min, max: 0, first, interval, disabled: true }
   return { min, max, first, interval, disabled: false }
 }
 
-/** Term limits for the tab: a first loan (new) or a repeated one. */
+/**
+ * Term limits for the tab: a first loan (new) or a repeated one. The kind's own maxTerm (initialStates) caps
+ * the tab's max, as on the server (domain/pricing/ranges.ts).
+ */
 export function termLimitsFor(config: CalculatorConfig, tab: CalculatorTab): Range {
   const { termLimits } = config
-  return tab === 'new'
-    ? { min: termLimits.minTermForNew, max: termLimits.maxTermForNew, interval: termLimits.interval }
-    : {
-        min: termLimits.minTermForRepeated,
-        max: termLimits.maxTermForRepeated,
-        interval: termLimits.interval,
-      }
+  const [min, max] =
+    tab === 'new'
+      ? [termLimits.minTermForNew, termLimits.maxTermForNew]
+      : [termLimits.minTermForRepeated, termLimits.maxTermForRepeated]
+  const cap = stateOf(config, tab).maxTerm ?? max
+  return { min, max: Math.max(min, Math.min(max, cap)), interval: termLimits.interval }
 }
 
 /** Where the term slider starts for a tab: the configured initial maxTerm, else the tab's max. */

@@ -33,6 +33,8 @@ import {
   isTabSelected,
   needsLogin,
   normalizePromoCode,
+  offeredTab,
+  offeredTabs,
   type SubmitTarget,
   submitTarget,
   type TermState,
@@ -124,6 +126,8 @@ export interface CalculatorContext {
   /** The request key (`requestKeyOf`) that produced `offer`. */
   offerKey: string | null
   offerError: boolean
+  /** Why the server refused to price the current request (state ready.refused); null otherwise. */
+  refusal: RefusalReason[] | null
   error: string | null
   /** What the last SUBMIT decided; cleared by any input change so it is never replayed stale. */
   decision: SubmitDecision | null
@@ -148,6 +152,23 @@ export type CalculatorEvent =
   | { type: 'SUBMIT' }
 
 export type CalculatorEmitted = { type: 'calculator.submit'; decision: SubmitDecision }
+
+/** One reason the server gave for refusing to price a request: the field and a sentence saying why and how. */
+export interface RefusalReason {
+  propertyPath: string
+  message: string
+}
+
+/**
+ * What the `fetchOffer` actor throws when the server refuses the request itself (a 400 with violations), as
+ * opposed to failing to answer: trying the same request again cannot help, changing it can.
+ */
+export class OfferRefusedError extends Error {
+  constructor(readonly reasons: RefusalReason[]) {
+    super(reasons.map((r) => r.message).join(' '))
+    this.name = 'OfferRefusedError'
+  }
+}
 
 const emptyAmount: AmountState = { min: 0, max: 0, first: 0, current: 0, interval: 1 }
 const emptyTerm: TermState = { min: 0, max: 0, current: 0, interval: 1 }
@@ -186,6 +207,7 @@ export function initialCalculatorContext(input: CalculatorInput | undefined): Ca
     offer: null,
     offerKey: null,
     offerError: false,
+    refusal: null,
     error: null,
     decision: null,
     restored,
@@ -217,8 +239,13 @@ export function requestKeyOf(context: CalculatorContext): string {
   )
 }
 
+/** The tabs this person may choose between: both for a visitor, the one their history gives a client. */
+export function tabsOfferedIn(context: Pick<CalculatorContext, 'client'>): readonly CalculatorTab[] {
+  return offeredTabs(context.client)
+}
+
 export function tabSelectedIn(context: CalculatorContext): boolean {
-  return isTabSelected({ tab: context.tab, tabsHidden: context.client.limitFirst })
+  return isTabSelected({ tab: context.tab, tabsHidden: tabsOfferedIn(context).length < 2 })
 }
 
 /** Spec section 2: the submit button reads 'log in' when this holds. */
@@ -262,20 +289,24 @@ function settle(
   wanted: { client: CalculatorClient; tab: CalculatorTab; amount: number; term: number },
 ): CalculatorContext {
   const { client } = wanted
-  const tabsHidden = client.limitFirst
+  const tabs = offeredTabs(client)
+  const wantedTab = offeredTab(tabs, wanted.tab)
   const limits = amountLimitsFor({
     config,
-    tab: wanted.tab,
+    tab: wantedTab,
+    tabs,
     loggedIn: client.loggedIn,
     availableAmount: client.availableAmount,
     hasActiveLoan: client.hasActiveLoan,
     increaseOffer: client.increaseOffer,
-    limitFirst: tabsHidden,
+    limitFirst: client.limitFirst,
   })
   const current = clampAmount(wanted.amount, limits)
-  const tab = tabsHidden
-    ? 'new'
-    : tabForAmount({ amount: current, first: limits.first, tab: wanted.tab, type: context.type })
+  // One tab offered: the amount's limits are that tab's, so the amount cannot move it elsewhere.
+  const tab =
+    tabs.length < 2
+      ? wantedTab
+      : tabForAmount({ amount: current, first: limits.first, tab: wantedTab, type: context.type })
   const termLimits = termLimitsFor(config, tab)
   return {
     ...context,
@@ -299,10 +330,9 @@ function increasePreset(client: CalculatorClient): { amount: number; term: numbe
   return { amount: client.availableAmount ?? client.increaseOffer.amount, term: client.increaseOffer.term }
 }
 
-/** A known client's tab is a fact of their history, not a choice. */
+/** A known client's tab is a fact of their history, not a choice (`offeredTabs`); a visitor keeps theirs. */
 function tabOfClient(client: CalculatorClient, fallback: CalculatorTab): CalculatorTab {
-  if (!client.loggedIn) return fallback
-  return client.closedLoansCount > 0 ? 'repeat' : 'new'
+  return offeredTab(offeredTabs(client), fallback)
 }
 
 /**
@@ -350,7 +380,8 @@ export function applyInput(context: CalculatorContext, event: CalculatorEvent): 
       case 'TERM.SET':
         return settle(context, config, { client, tab, amount: amount.current, term: event.value })
       case 'TAB.SELECT': {
-        if (client.limitFirst) return context
+        // A tab this person is not offered would price a loan the server refuses them.
+        if (!offeredTabs(client).includes(event.tab)) return context
         const capped = amountForTab({ tab: event.tab, amount: amount.current, first: amount.first })
         return settle(context, config, { client, tab: event.tab, amount: capped, term: term.current })
       }
@@ -362,8 +393,7 @@ export function applyInput(context: CalculatorContext, event: CalculatorEvent): 
         return { ...context, promoCode: normalizePromoCode(event.code) }
       case 'CONTEXT.UPDATE': {
         const nextClient = clientFromUpdate(event)
-        const loggingIn = nextClient.loggedIn && !client.loggedIn
-        const nextTab = loggingIn ? tabOfClient(nextClient, tab) : tab
+        const nextTab = tabOfClient(nextClient, tab)
         const preset = sameIncreaseOffer(client.increaseOffer, nextClient.increaseOffer)
           ? null
           : increasePreset(nextClient)
@@ -383,8 +413,10 @@ export function applyInput(context: CalculatorContext, event: CalculatorEvent): 
     }
   })()
   if (next === context) return context
-  const cleared = next.disabled ? { offer: null, offerKey: null, offerError: false } : {}
-  return { ...next, ...cleared, decision: null }
+  const cleared = next.disabled ? { offer: null, offerKey: null, offerError: false, refusal: null } : {}
+  // A refusal is about one request; another request has not been refused (yet).
+  const refusal = requestKeyOf(next) === requestKeyOf(context) ? next.refusal : null
+  return { ...next, refusal, ...cleared, decision: null }
 }
 
 /** Whether an input event asks for a different offer than the one requested now. */
@@ -417,6 +449,7 @@ export const calculatorSetup = setup({
     inputDisables: ({ context, event }) => applyInput(context, event).disabled,
     inputChangesRequest: ({ context, event }) => changesRequest(context, applyInput(context, event)),
     isEnabled: ({ context }) => !context.disabled,
+    isRefusal: (_, params: { error: unknown }) => params.error instanceof OfferRefusedError,
   },
   actions: {
     applyConfig: assign(({ context }, params: { config: CalculatorConfig }) =>
@@ -434,8 +467,15 @@ export const calculatorSetup = setup({
       // Any input change leaves fetching, so the answer always belongs to the current request.
       offerKey: requestKeyOf(context),
       offerError: false,
+      refusal: null,
     })),
-    markOfferError: assign({ offer: null, offerKey: null, offerError: true }),
+    markOfferError: assign({ offer: null, offerKey: null, offerError: true, refusal: null }),
+    markRefused: assign((_, params: { error: unknown }) => ({
+      offer: null,
+      offerKey: null,
+      offerError: false,
+      refusal: params.error instanceof OfferRefusedError ? params.error.reasons : [],
+    })),
     decideSubmit: assign({ decision: ({ context }) => submitDecisionOf(context) }),
     emitDecision: emit(({ context }) => ({
       type: 'calculator.submit' as const,
@@ -506,13 +546,23 @@ export const calculatorMachine = calculatorSetup.createMachine({
               target: 'loaded',
               actions: { type: 'storeOffer', params: ({ event }) => ({ offer: event.output }) },
             },
-            onError: { target: 'failed', actions: 'markOfferError' },
+            onError: [
+              {
+                guard: { type: 'isRefusal', params: ({ event }) => ({ error: event.error }) },
+                target: 'refused',
+                actions: { type: 'markRefused', params: ({ event }) => ({ error: event.error }) },
+              },
+              { target: 'failed', actions: 'markOfferError' },
+            ],
           },
         },
         loaded: {},
         failed: {
           on: { 'OFFER.RETRY': 'fetching' },
         },
+        // The server refused this request: asking again cannot help, so there is no retry; the next input
+        // change (the reasons say which) leaves through the input events above, which price the new request.
+        refused: {},
       },
     },
   },

@@ -14,6 +14,7 @@ import {
   LOGIN_SUBMIT_LABEL,
   needsLogin,
   normalizePromoCode,
+  offeredTabs,
   submitLabel,
   submitTarget,
   tabForAmount,
@@ -216,6 +217,59 @@ describe('tab switching', () => {
     ['to repeat keeps the amount', 'repeat', php(20_000), php(20_000)],
   ] as const)('%s', (_, tab, amount, expected) => {
     expect(amountForTab({ tab, amount, first })).toBe(expected)
+  })
+})
+
+describe('offeredTabs: a visitor chooses, a client is their history (issue 13)', () => {
+  it.each([
+    ['visitor', { loggedIn: false, closedLoansCount: 0 }, ['new', 'repeat']],
+    ['visitor, limit set to first', { loggedIn: false, closedLoansCount: 0, limitFirst: true }, ['new']],
+    ['first-time client', { loggedIn: true, closedLoansCount: 0 }, ['new']],
+    ['repeat client', { loggedIn: true, closedLoansCount: 3 }, ['repeat']],
+    [
+      'repeat client, limit set to first',
+      { loggedIn: true, closedLoansCount: 3, limitFirst: true },
+      ['repeat'],
+    ],
+  ] as const)('%s', (_, client, expected) => {
+    expect(offeredTabs(client)).toEqual(expected)
+  })
+
+  it('a client offered only the new tab gets the first-loan max, even without a known available amount', () => {
+    const limits = amountLimitsFor({
+      config,
+      tab: 'repeat',
+      tabs: ['new'],
+      loggedIn: true,
+      availableAmount: null,
+      hasActiveLoan: false,
+      increaseOffer: null,
+    })
+    expect(limits.max).toBe(php(10_000))
+  })
+
+  it("the kind's own limits (initialStates) bind as on the server", () => {
+    const tight: CalculatorConfig = {
+      ...config,
+      initialStates: {
+        new: { ...config.initialStates.new, minAmount: php(2000), maxTerm: 21 },
+        repeated: { ...config.initialStates.repeated, maxAmount: php(20_000), maxTerm: 45 },
+      },
+    }
+    expect(termLimitsFor(tight, 'new')).toEqual({ min: 7, max: 21, interval: 1 })
+    expect(termLimitsFor(tight, 'repeat')).toEqual({ min: 7, max: 45, interval: 1 })
+    const base = {
+      config: tight,
+      loggedIn: false,
+      availableAmount: null,
+      hasActiveLoan: false,
+      increaseOffer: null,
+    }
+    expect(amountLimitsFor({ ...base, tab: 'new' })).toMatchObject({ min: php(2000), max: php(20_000) })
+    expect(amountLimitsFor({ ...base, tab: 'repeat', tabs: ['repeat'] })).toMatchObject({
+      min: php(1000),
+      max: php(20_000),
+    })
   })
 })
 

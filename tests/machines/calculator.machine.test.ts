@@ -36,8 +36,9 @@ import {
 } from 'xstate'
 import { createTestModel, type TestPath } from 'xstate/graph'
 import { type CalculatorConfig, defaultCalculatorConfig } from '../../domain/calculator-config'
-import { submitTarget, termLimitsFor } from '../../domain/calculator-rules'
+import { offeredTabs, submitTarget, termLimitsFor } from '../../domain/calculator-rules'
 import type { Offer } from '../../domain/offer'
+import { validateOfferRequest } from '../../domain/pricing/offer'
 import {
   additionalLoanAvailableIn,
   type CalculatorContext,
@@ -48,6 +49,7 @@ import {
   calculatorMachine,
   needsLoginIn,
   OFFER_DEBOUNCE_MS,
+  OfferRefusedError,
   type OfferRequest,
   OPTIONAL_FEE,
   offerRequestOf,
@@ -177,8 +179,8 @@ function startLive(input?: CalculatorInput, inspect?: (event: InspectionEvent) =
       call.deferred.resolve(offer ?? offerFor(call.input.amount, call.input.term))
       await flush()
     },
-    async failOffer() {
-      own.offers.at(-1)?.deferred.reject(new Error('HTTP 500'))
+    async failOffer(error: unknown = new Error('HTTP 500')) {
+      own.offers.at(-1)?.deferred.reject(error)
       await flush()
     },
     /** Answers every superseded request with a poisoned offer: the machine must ignore them all. */
@@ -233,6 +235,11 @@ if (listModelEvents(calculatorMachine).length !== 5) {
 }
 
 type ModelEvent = { type: string; [key: string]: unknown }
+
+/** The server refusing a request (a 400 with violations): a changed config the browser has not seen yet. */
+const refusedByServer = new OfferRefusedError([
+  { propertyPath: 'term', message: 'Repeat-client terms need a repaid loan: choose up to 21 days.' },
+])
 type ContextUpdate = Extract<CalculatorEvent, { type: 'CONTEXT.UPDATE' }>
 
 const clientCases = {
@@ -273,6 +280,7 @@ const modelEvents: ModelEvent[] = [
   { type: DEBOUNCE_ELAPSED },
   { type: OFFER_LOADED, output: offerFor(php(5000), 30) },
   { type: OFFER_FAILED, error: 'HTTP 500' },
+  { type: OFFER_FAILED, error: refusedByServer },
   { type: 'OFFER.RETRY' },
   { type: 'AMOUNT.SET', value: php(100) }, // below min
   { type: 'AMOUNT.SET', value: php(3_456.78) }, // off the grid
@@ -373,7 +381,8 @@ function assertInvariants(snapshot: AnyMachineSnapshot) {
   }
   if (c.amount.current > c.amount.first) expect(c.tab).toBe('repeat')
   if (c.client.limitFirst) {
-    expect(c.tab).toBe('new')
+    // Spec section 2: the tabs are hidden; a visitor is on the new-client tab, a client on their own.
+    if (!c.client.loggedIn) expect(c.tab).toBe('new')
     expect(c.amount.max).toBeLessThanOrEqual(c.amount.first)
   }
   const termLimits = termLimitsFor(cfg, c.tab)
@@ -388,6 +397,24 @@ function assertInvariants(snapshot: AnyMachineSnapshot) {
   if (snapshot.matches({ ready: 'failed' })) {
     expect(c.offerError).toBe(true)
     expect(c.offer).toBeNull()
+  }
+  // A refusal is shown only while the request it refused is the current one, and offers no retry.
+  expect(c.refusal !== null).toBe(snapshot.matches({ ready: 'refused' }))
+  if (c.refusal) expect(c.offer).toBeNull()
+  // Issue 13: a known client's tab is their history, never a choice the server would refuse.
+  if (c.client.loggedIn) {
+    expect(offeredTabs(c.client)).toEqual([c.client.closedLoansCount === 0 ? 'new' : 'repeat'])
+    expect(c.tab).toBe(offeredTabs(c.client)[0])
+  }
+  // Whatever the inputs, the request the calculator would send is one the server's own rules accept
+  // (domain/pricing/offer.ts validateOfferRequest, the function the API validates with). An increase offer is
+  // answered by another call with its own range.
+  if (!c.disabled && !c.client.increaseOffer) {
+    const request = offerRequestOf(c)
+    const kind =
+      request.kind === 'guest' ? (request.sequenceType === 'first' ? 'guest' : 'repeat') : request.kind
+    const additionalLoan = request.kind !== 'guest' && c.client.hasActiveLoan
+    expect(validateOfferRequest(cfg, kind, request.amount, request.term, { additionalLoan })).toEqual([])
   }
   if (c.decision) {
     expect(c.decision.target).toBe(
@@ -449,7 +476,7 @@ async function replay(
         },
         [OFFER_FAILED]: async ({ event }: { event: ModelEvent }) => {
           model.send(event)
-          await live.failOffer()
+          await live.failOffer(event.error instanceof Error ? event.error : undefined)
         },
         'OFFER.RETRY': ({ event }: { event: ModelEvent }) => {
           const before = live.offerCalls.length
@@ -795,6 +822,99 @@ describe('clamping and tab rules through the machine', () => {
     live.actor.send({ type: 'AMOUNT.SET', value: php(20_000) })
     expect(live.context()).toMatchObject({ tab: 'new', amount: { current: php(10_000), max: php(10_000) } })
     expect(needsLoginIn(live.context())).toBe(false)
+  })
+})
+
+describe('issue 13: a client is never offered what the server refuses them', () => {
+  it('a first-time client gets the new-client tab only: no repeat tab, no 60 days, no repeat amount', async () => {
+    // A visitor's cookie from the home page: repeat tab, PHP 20 000 for 60 days.
+    const live = await readyLive({
+      initial: { tab: 'repeat', amount: php(20_000), term: 60 },
+      client: { loggedIn: true, availableAmount: null, hasActiveLoan: false, closedLoansCount: 0 },
+    })
+    expect(live.context()).toMatchObject({
+      tab: 'new',
+      amount: { current: php(10_000), max: php(10_000) },
+      term: { current: 30, max: 30 },
+    })
+    live.actor.send({ type: 'TAB.SELECT', tab: 'repeat' })
+    live.actor.send({ type: 'TERM.SET', value: 60 })
+    live.actor.send({ type: 'AMOUNT.SET', value: php(25_000) })
+    expect(live.context()).toMatchObject({
+      tab: 'new',
+      amount: { current: php(10_000) },
+      term: { current: 30 },
+    })
+    live.elapse()
+    expect(live.offerCalls.at(-1)?.input).toMatchObject({ kind: 'new', amount: php(10_000), term: 30 })
+  })
+
+  it('a visitor on the repeat tab with 60 days who logs in as a first-time client is moved to 30 days', async () => {
+    const live = await readyLive()
+    live.actor.send({ type: 'TAB.SELECT', tab: 'repeat' })
+    live.actor.send({ type: 'TERM.SET', value: 60 })
+    expect(live.context()).toMatchObject({ tab: 'repeat', term: { current: 60 } })
+    live.actor.send(contextUpdate('newClient'))
+    expect(live.context()).toMatchObject({ tab: 'new', term: { current: 30, max: 30 } })
+  })
+
+  it('a repeat client keeps the repeat tab and its terms whatever the amount', async () => {
+    const live = await readyLive({ client: clientCases.repeatClient })
+    live.actor.send({ type: 'TAB.SELECT', tab: 'new' })
+    live.actor.send({ type: 'AMOUNT.SET', value: php(2000) })
+    live.actor.send({ type: 'TERM.SET', value: 60 })
+    expect(live.context()).toMatchObject({
+      tab: 'repeat',
+      amount: { current: php(2000) },
+      term: { current: 60 },
+    })
+  })
+
+  it("a kind's own maxTerm and minAmount bind the sliders as they bind the server", async () => {
+    const tighter: CalculatorConfig = {
+      ...config,
+      initialStates: {
+        new: { ...config.initialStates.new, maxTerm: 21, minAmount: php(2000) },
+        repeated: config.initialStates.repeated,
+      },
+    }
+    const live = await readyLive({ client: clientCases.newClient }, tighter)
+    expect(live.context()).toMatchObject({ term: { max: 21 }, amount: { min: php(2000) } })
+    live.actor.send({ type: 'AMOUNT.SET', value: php(1000) })
+    live.actor.send({ type: 'TERM.SET', value: 30 })
+    expect(live.context()).toMatchObject({ term: { current: 21 }, amount: { current: php(2000) } })
+  })
+
+  it('a refusal says why, offers no retry, and the next change of the value prices again', async () => {
+    const live = await readyWithOffer({ client: clientCases.newClient })
+    live.actor.send({ type: 'TERM.SET', value: 28 })
+    live.elapse()
+    await live.failOffer(refusedByServer)
+    expect(live.snapshot().value).toEqual({ ready: 'refused' })
+    expect(live.context()).toMatchObject({ offer: null, offerError: false, refusal: refusedByServer.reasons })
+    // Asking again for the same request would be refused again: there is nothing to retry.
+    live.actor.send({ type: 'OFFER.RETRY' })
+    expect(live.snapshot().value).toEqual({ ready: 'refused' })
+    expect(live.offerCalls).toHaveLength(2)
+    // A change that leaves the request as it was keeps the refusal on screen.
+    live.actor.send({ type: 'TERM.SET', value: 28 })
+    expect(live.snapshot().value).toEqual({ ready: 'refused' })
+    live.actor.send({ type: 'TERM.SET', value: 21 })
+    expect(live.snapshot().value).toEqual({ ready: 'debouncing' })
+    expect(live.context().refusal).toBeNull()
+    live.elapse()
+    await live.answerOffer()
+    expect(live.snapshot().value).toEqual({ ready: 'loaded' })
+    expect(live.context().offerKey).toBe(requestKeyOf(live.context()))
+  })
+
+  it('a failure that is not a refusal still offers a retry', async () => {
+    const live = await readyWithOffer({ client: clientCases.newClient })
+    live.actor.send({ type: 'TERM.SET', value: 28 })
+    live.elapse()
+    await live.failOffer(new Error('HTTP 429'))
+    expect(live.snapshot().value).toEqual({ ready: 'failed' })
+    expect(live.context().refusal).toBeNull()
   })
 })
 

@@ -24,6 +24,8 @@ export interface ApplySelection {
   optionalFee: boolean
   promoCode: string | null
   priced: boolean
+  /** The server refused these figures; the calculator shows why and how to change them. */
+  refused?: boolean
 }
 
 export interface ApplyScreenProps {
@@ -163,7 +165,7 @@ export function ApplyScreen({ Calculator, create, newKey }: ApplyScreenProps) {
             ) : null}
           </div>
         ) : null}
-        {selection && !selection.priced ? (
+        {selection && !selection.priced && !selection.refused ? (
           <p id={hintId} className="field__hint" role="status">
             {m.apply.waitForOffer}
           </p>
@@ -172,7 +174,9 @@ export function ApplyScreen({ Calculator, create, newKey }: ApplyScreenProps) {
           type="submit"
           className="button button--accent button--lg button--block"
           disabled={!canSubmit}
-          aria-describedby={failure ? errorsId : selection && !selection.priced ? hintId : undefined}
+          aria-describedby={
+            failure ? errorsId : selection && !selection.priced && !selection.refused ? hintId : undefined
+          }
         >
           {sending ? m.apply.submitting : m.apply.submit}
         </button>

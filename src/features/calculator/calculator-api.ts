@@ -7,8 +7,9 @@ import * as v from 'valibot'
 import { fromPromise } from 'xstate'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../../domain/calculator-config'
 import type { Offer } from '../../../domain/offer'
-import type { OfferRequest } from '../../../machines/calculator.machine'
+import { OfferRefusedError, type OfferRequest } from '../../../machines/calculator.machine'
 import type { ApiClient } from '../../api/client'
+import { isServerFailure, type ServerFailure } from '../../ui/forms/violations'
 
 export const CONFIG_PATH = '/public/config/calculator'
 
@@ -27,6 +28,13 @@ export function offerQueryOf(request: OfferRequest): Record<string, string> {
   return query
 }
 
+/** A 400 or 422 with the reasons: the request itself is refused, asking again would not help. */
+function isRefusal(error: unknown): error is ServerFailure {
+  return (
+    isServerFailure(error) && (error.status === 400 || error.status === 422) && error.violations.length > 0
+  )
+}
+
 /** A priced offer also says what became of the promo code it was asked with. */
 export type PricedOffer = Offer & { promo: { code: string; status: string; applied: boolean } | null }
 
@@ -37,9 +45,15 @@ export function calculatorActors(api: ApiClient) {
       // A config that does not parse is a failed load, not a calculator built on guesses.
       return v.parse(calculatorConfigSchema, raw)
     }),
-    fetchOffer: fromPromise<Offer, OfferRequest>(({ input, signal }) =>
-      api.get<PricedOffer>(offerPathOf(input), { query: offerQueryOf(input), signal }),
-    ),
+    fetchOffer: fromPromise<Offer, OfferRequest>(async ({ input, signal }) => {
+      try {
+        return await api.get<PricedOffer>(offerPathOf(input), { query: offerQueryOf(input), signal })
+      } catch (error) {
+        // The server refused this request and said why: a refusal, not a failure to retry (issue 13).
+        if (isRefusal(error)) throw new OfferRefusedError(error.violations)
+        throw error
+      }
+    }),
   }
 }
 

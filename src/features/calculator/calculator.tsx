@@ -15,6 +15,7 @@ import {
   OPTIONAL_FEE,
   requestKeyOf,
   type SubmitDecision,
+  tabsOfferedIn,
 } from '../../../machines/calculator.machine'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -52,6 +53,8 @@ export interface CalculatorSelection {
   promoCode: string | null
   /** The offer shown is priced for exactly this selection (no request pending, no pricing error). */
   priced: boolean
+  /** The server refused to price this selection; the calculator says why, and a change of value recovers. */
+  refused: boolean
 }
 
 export function Calculator({
@@ -94,9 +97,10 @@ export function Calculator({
   const selectionListener = useRef(onSelection)
   selectionListener.current = onSelection
   const priced = context.offerKey === requestKeyOf(context) && context.offer !== null && !context.offerError
+  const refused = snapshot.matches({ ready: 'refused' })
   useEffect(() => {
-    if (ready) selectionListener.current?.({ amount, term, optionalFee, promoCode, priced })
-  }, [ready, amount, term, optionalFee, promoCode, priced])
+    if (ready) selectionListener.current?.({ amount, term, optionalFee, promoCode, priced, refused })
+  }, [ready, amount, term, optionalFee, promoCode, priced, refused])
 
   // Carry out the machine's submit decision (spec section 4, Submit from the calculator).
   const [submitting, setSubmitting] = useState(false)
@@ -160,7 +164,10 @@ export function Calculator({
   if (context.disabled || amount === 0) return null
 
   const { loggedIn } = context.client
-  const tabsShown = !context.client.limitFirst
+  // A visitor chooses; a client's tab is their history (issue 13), so there is nothing to choose.
+  const tabsShown = tabsOfferedIn(context).length > 1
+  // A refused request is fixed on the sliders: the compact editor opens for it.
+  const editorOpen = editing || refused
   const pending = context.offerKey !== requestKeyOf(context)
   const offerPromo = pending ? null : ((context.offer as PricedOffer | null)?.promo ?? null)
   const showNote =
@@ -224,15 +231,15 @@ export function Calculator({
           <button
             type="button"
             className="button button--ghost button--sm"
-            aria-expanded={editing}
+            aria-expanded={editorOpen}
             aria-controls={editorId}
-            onClick={() => setEditing((open) => !open)}
+            onClick={() => setEditing(!editorOpen)}
           >
-            {editing ? m.done : m.edit}
+            {editorOpen ? m.done : m.edit}
           </button>
         </div>
       ) : null}
-      <div id={editorId} className="calculator__editor" hidden={!editing}>
+      <div id={editorId} className="calculator__editor" hidden={!editorOpen}>
         <RangeField
           id={`${baseId}-amount`}
           label={m.amount}
@@ -279,6 +286,21 @@ export function Calculator({
           >
             {m.offerError.retry}
           </button>
+        </div>
+      ) : null}
+      {refused ? (
+        <div className="calculator__offer-error" role="alert" data-refused="true">
+          <p className="calculator__offer-error-title">{m.refusal.title}</p>
+          {context.refusal?.length ? (
+            <ul>
+              {context.refusal.map((reason) => (
+                <li key={`${reason.propertyPath}:${reason.message}`} data-field={reason.propertyPath}>
+                  {reason.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p>{m.refusal.hint}</p>
         </div>
       ) : null}
       {showNote ? (

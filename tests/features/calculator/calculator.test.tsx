@@ -235,6 +235,8 @@ describe('<Calculator>', () => {
     )
     await waitFor(() => expect(stat('total')).not.toBeNull())
     expect(calls.some((c) => c.startsWith('/private/client/arithmetic/offer/stl/'))).toBe(true)
-    expect(screen.getByRole('tab', { name: 'Repeat client' }).getAttribute('aria-selected')).toBe('true')
+    // A client's tab is their history, not a choice (issue 13): no tabs, the repeat-client terms.
+    expect(screen.queryByRole('tablist')).toBeNull()
+    expect(screen.getByRole('slider', { name: 'Term' }).getAttribute('max')).toBe('60')
   })
 })
