@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import pkg from '../../package.json' with { type: 'json' }
+import { errorForLog, isDatabaseUnavailable } from '../db/errors'
 import type { AppDeps, AppEnv } from './context'
 import { fail, ok, respond } from './envelope'
-import { errorForLog, isDatabaseUnavailable } from '../db/errors'
 import { ApiError } from './errors'
+import { guardRequest } from './guards'
 import { buildOpenApi } from './openapi'
 import { type AnyRoute, mountRoutes } from './route'
 import { allRoutes } from './routes'
@@ -36,22 +37,28 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     c.set('deps', deps)
     const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID()
     c.set('requestId', requestId)
+    // Cross-site mutating requests and bodies on GET are answered here, before any route (guards.ts).
+    const refused = guardRequest(c)
     // Without a request log there is nothing to do after the route: no await, no extra promise per request.
-    if (!deps.logger.isLevelEnabled('info')) return next()
+    if (!deps.logger.isLevelEnabled('info')) return refused ? Promise.resolve(refused) : next()
     const started = performance.now()
-    return next().then(() => {
+    const log = (status: number) =>
       // The route pattern, never the concrete path: paths can hold e-mails and phone numbers.
       deps.logger.info(
         {
           requestId,
           method: c.req.method,
           route: routeOf(c),
-          status: c.res.status,
+          status,
           ms: Math.round((performance.now() - started) * 10) / 10,
         },
         'request',
       )
-    })
+    if (refused) {
+      log(refused.status)
+      return Promise.resolve(refused)
+    }
+    return next().then(() => log(c.res.status))
   })
 
   let openApi: ReturnType<typeof buildOpenApi> | undefined

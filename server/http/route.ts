@@ -5,9 +5,12 @@
 import type { Context, Hono } from 'hono'
 import { TrieRouter } from 'hono/router/trie-router'
 import * as v from 'valibot'
+import { UNSAFE_TEXT_MESSAGE, unsafeValuePaths } from '../../domain/safe-text'
 import { authenticate } from '../auth/authenticate'
+import { assertDeclaredLength, JSON_BODY_LIMIT, readLimitedText } from './body-limit'
 import type { AppEnv } from './context'
 import { type Violation, validationFailed } from './errors'
+import { assertMediaType, mediaTypeOf, unsupportedMediaType } from './guards'
 
 type AnySchema = v.GenericSchema
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined
@@ -31,6 +34,13 @@ export interface RouteSpec<
   params?: P
   query?: Q
   body?: B
+  /**
+   * What the body is: JSON (the default; read and validated against `body`) or a multipart upload the handler
+   * reads itself. Any other Content-Type for a non-empty body is a 415.
+   */
+  bodyType?: 'json' | 'multipart'
+  /** The largest body the route takes, in bytes (default JSON_BODY_LIMIT, 64 KB); past it, a 413. */
+  bodyLimit?: number
   /**
    * A public route's answer before validation: the very answer it gave to the very same request, when the route
    * can tell nothing it depends on has changed (the guest offer, per configuration and day). Undefined: go on.
@@ -56,25 +66,39 @@ export function defineRoute<
   return spec
 }
 
+const joinPath = (prefix: string, path: string) => [prefix, path].filter(Boolean).join('.') || prefix
+
 export function toViolations(issues: readonly v.BaseIssue<unknown>[], prefix = ''): Violation[] {
-  return issues.map((issue) => {
-    const path = v.getDotPath(issue)
-    return { propertyPath: [prefix, path].filter(Boolean).join('.') || prefix, message: issue.message }
-  })
+  return issues.map((issue) => ({
+    propertyPath: joinPath(prefix, v.getDotPath(issue) ?? ''),
+    message: issue.message,
+  }))
 }
 
 function parse(schema: AnySchema | undefined, value: unknown, where: string) {
   if (!schema) return { value: undefined, violations: [] as Violation[] }
   // Route schemas are synchronous (GenericSchema): the async parser would only add promises to every request.
   const result = v.safeParse(schema, value)
-  if (result.success) return { value: result.output, violations: [] as Violation[] }
+  // Whatever the route's schema says, no string PostgreSQL cannot store (NUL, unpaired surrogates) and no
+  // infinite number reaches a handler (docs/decisions/0002-api-conventions.md, safe strings and ids).
+  const unsafe = unsafeValuePaths(value)
+  if (result.success && !unsafe.length) return { value: result.output, violations: [] as Violation[] }
   // Body violations use the field's own path so forms can map them; params and query are prefixed.
-  return { value: undefined, violations: toViolations(result.issues, where === 'body' ? '' : where) }
+  const prefix = where === 'body' ? '' : where
+  const violations = result.success ? [] : toViolations(result.issues, prefix)
+  for (const path of unsafe) {
+    const propertyPath = joinPath(prefix, path)
+    if (!violations.some((violation) => violation.propertyPath === propertyPath))
+      violations.push({ propertyPath, message: UNSAFE_TEXT_MESSAGE })
+  }
+  return { value: undefined, violations }
 }
 
-async function readBody(c: Context): Promise<unknown> {
-  const text = await c.req.text()
+async function readBody(c: Context<AppEnv>, limit: number): Promise<unknown> {
+  const text = await readLimitedText(c, limit)
   if (!text) return {}
+  // A body with no type at all: what `fetch(url, { body: blob })` from another page would send.
+  if (mediaTypeOf(c) === null) throw unsupportedMediaType('application/json')
   try {
     return JSON.parse(text)
   } catch {
@@ -100,19 +124,40 @@ function handlerOf(route: AnyRoute): Handler {
       throw validationFailed([...params.violations, ...query.violations, ...body.violations])
     return route.handler(c, { params: params.value, query: query.value, body: body.value })
   }
-  const withBody = (c: Context<AppEnv>, rawParams: () => Record<string, string>) =>
-    route.body ? readBody(c).then((raw) => validated(c, rawParams, raw)) : validated(c, rawParams)
+  const limit = route.bodyLimit ?? JSON_BODY_LIMIT
+  const multipart = route.bodyType === 'multipart'
+  const withBody = (c: Context<AppEnv>, rawParams: () => Record<string, string>) => {
+    if (route.body && !multipart) return readBody(c, limit).then((raw) => validated(c, rawParams, raw))
+    // A chunked body the route will not read is still counted against the limit, then dropped.
+    if (!multipart && c.req.raw.headers.has('transfer-encoding'))
+      return readLimitedText(c, limit).then(() => validated(c, rawParams))
+    return validated(c, rawParams)
+  }
+  /**
+   * Before authentication, which may cost a database read: a declared length over the limit and a body of the
+   * wrong type are refused unread. GET and HEAD bodies are refused by the /web guard (guards.ts).
+   */
+  const bounded = (c: Context<AppEnv>) => {
+    const method = c.req.method
+    if (method === 'GET' || method === 'HEAD') return
+    assertDeclaredLength(c, limit)
+    assertMediaType(c, multipart ? 'multipart/form-data' : 'application/json')
+  }
 
   if (route.access === 'public') {
     const { replay } = route
     return (c, rawParams) => {
       c.set('route', route.path)
-      return replay?.(c) ?? withBody(c, rawParams)
+      const replayed = replay?.(c)
+      if (replayed) return replayed
+      bounded(c)
+      return withBody(c, rawParams)
     }
   }
   const access = { access: route.access, singleLink: route.singleLink, mfaPending: route.mfaPending }
   return async (c, rawParams) => {
     c.set('route', route.path)
+    bounded(c)
     c.set('principal', await authenticate(c, access))
     return withBody(c, rawParams)
   }

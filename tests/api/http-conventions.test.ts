@@ -104,7 +104,11 @@ describe('HTTP conventions of the /web API', () => {
   })
 
   it('refuses a body that is not JSON with a 400, not a 500', async () => {
-    const res = await t.request('/web/public/probe/1', { method: 'POST', body: '{"email":' })
+    const res = await t.request('/web/public/probe/1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":',
+    })
     expect(res.status).toBe(400)
     expect((await res.json()).response.violations[0].message).toBe('The body is not valid JSON.')
   })
@@ -112,6 +116,7 @@ describe('HTTP conventions of the /web API', () => {
   it('accepts a valid body', async () => {
     const res = await t.request('/web/public/probe/42', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'maria@example.ph', person: { age: 30 } }),
     })
     expect(res.status).toBe(200)

@@ -220,15 +220,14 @@ describe('identity-document photos', () => {
       },
       body,
     })
-    expect(json.status).toBe(400)
+    // An upload route reads multipart only (docs/decisions/0002).
+    expect(json.status).toBe(415)
     // Without a declared length the body is not read at all.
-    const chunked = await call(
-      t,
-      'POST',
-      '/private/client/id-document/upload',
-      { type: 'front' },
-      { token: c.token },
-    )
+    const chunked = await t.request('/web/private/client/id-document/upload', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${c.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x--',
+    })
     expect(chunked.status).toBe(411)
   })
 })

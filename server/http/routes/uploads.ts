@@ -28,6 +28,7 @@ import {
   readUploadConfig,
   recordFile,
   removeStored,
+  replaceSupportingDocument,
   retireIdPhoto,
   storeBytes,
   type UploadCategory,
@@ -39,6 +40,12 @@ import { type AnyRoute, defineRoute, toViolations } from '../route'
 import { clientIdOf, db, deps } from './journey'
 
 const sideParams = v.object({ type: v.picklist(idDocumentSides, k.wrongFormat) })
+
+/**
+ * Upload routes take multipart bodies up to the default 10 MB file plus room for the multipart envelope; the
+ * configured maxFileSize (assertContentLength) may only lower it.
+ */
+const multipartBody = { bodyType: 'multipart', bodyLimit: 10 * 1024 * 1024 + 64 * 1024 } as const
 
 async function multipart(c: Context<AppEnv>) {
   const config = await readUploadConfig(db(c))
@@ -64,6 +71,7 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
     summary,
     tags: ['documents'],
     access: 'client',
+    ...multipartBody,
     handler: async (c) => {
       const { config, form } = await multipart(c)
       const rawType = typeof form.type === 'string' ? form.type : category
@@ -79,9 +87,10 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
       const id = clientIdOf(c)
       const { uploadsDir, now } = deps(c)
       const storageName = await storeBytes(uploadsDir, checked.bytes)
+      let saved: Awaited<ReturnType<typeof replaceSupportingDocument>>
       try {
-        const row = await db(c).transaction((tx) =>
-          recordFile(tx, {
+        saved = await db(c).transaction((tx) =>
+          replaceSupportingDocument(tx, {
             clientId: id,
             category,
             kind,
@@ -91,11 +100,18 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
             now: now(),
           }),
         )
-        return ok(c, { id: row.id, type: row.kind, mime: row.mime, size: row.size }, 201)
       } catch (error) {
         await removeStored(uploadsDir, storageName)
         throw error
       }
+      // The replaced file goes once the new one is committed: a failed upload leaves the old one in place.
+      await removeStored(uploadsDir, saved.previous)
+      const { row } = saved
+      return ok(
+        c,
+        { id: row.id, type: row.kind, mime: row.mime, size: row.size, replaced: saved.previous !== null },
+        201,
+      )
     },
   })
 
@@ -121,6 +137,7 @@ export const uploadRoutes: AnyRoute[] = [
       'During document_upload: a photo of the identity document (type front | back | selfie; JPEG or PNG; capturedAt)',
     tags: ['documents'],
     access: 'client',
+    ...multipartBody,
     handler: async (c) => {
       const { config, form } = await multipart(c)
       const side = v.safeParse(sideParams, { type: form.type })
