@@ -28,7 +28,6 @@ import {
   readUploadConfig,
   recordFile,
   removeStored,
-  replaceSupportingDocument,
   retireIdPhoto,
   storeBytes,
   type UploadCategory,
@@ -87,10 +86,9 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
       const id = clientIdOf(c)
       const { uploadsDir, now } = deps(c)
       const storageName = await storeBytes(uploadsDir, checked.bytes)
-      let saved: Awaited<ReturnType<typeof replaceSupportingDocument>>
       try {
-        saved = await db(c).transaction((tx) =>
-          replaceSupportingDocument(tx, {
+        const row = await db(c).transaction((tx) =>
+          recordFile(tx, {
             clientId: id,
             category,
             kind,
@@ -100,18 +98,11 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
             now: now(),
           }),
         )
+        return ok(c, { id: row.id, type: row.kind, mime: row.mime, size: row.size }, 201)
       } catch (error) {
         await removeStored(uploadsDir, storageName)
         throw error
       }
-      // The replaced file goes once the new one is committed: a failed upload leaves the old one in place.
-      await removeStored(uploadsDir, saved.previous)
-      const { row } = saved
-      return ok(
-        c,
-        { id: row.id, type: row.kind, mime: row.mime, size: row.size, replaced: saved.previous !== null },
-        201,
-      )
     },
   })
 
