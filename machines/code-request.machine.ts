@@ -38,6 +38,11 @@ export interface CodeRequestInput {
   sent?: boolean
   /** When the next code may be asked for (ms since the epoch), from the call that sent the first one. */
   retryAt?: number | null
+  /**
+   * The call before was refused for the wait (a change form's first code asked for again too soon): the screen
+   * opens counting down to `retryAt`, saying why.
+   */
+  limited?: boolean
   /** The clock; Date.now unless a test replaces it. */
   now?: () => number
 }
@@ -152,14 +157,19 @@ export const codeRequestMachine = setup({
   },
 }).createMachine({
   id: 'codeRequest',
-  context: ({ input }) => ({
-    now: input.now ?? Date.now,
-    sent: input.sent ?? false,
-    sends: 0,
-    retryAt: input.retryAt ?? null,
-    secondsLeft: 0,
-    problem: null,
-  }),
+  context: ({ input }) => {
+    const now = input.now ?? Date.now
+    const retryAt = input.retryAt ?? null
+    const limited = input.limited === true && secondsUntil(retryAt, now()) > 0
+    return {
+      now,
+      sent: input.sent ?? false,
+      sends: 0,
+      retryAt,
+      secondsLeft: 0,
+      problem: limited ? ({ kind: 'minuteLimit' } as const) : null,
+    }
+  },
   initial: 'idle',
   states: {
     /** Nothing sent yet; a step whose code the call before sent leaves at once (nothing comes back here). */

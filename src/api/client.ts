@@ -17,10 +17,21 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly violations: Violation[],
+    /** A 429's `Retry-After` in seconds: how long until the same request may succeed (code screens count it down). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message)
     this.name = 'ApiError'
   }
+}
+
+/** `Retry-After` as whole seconds: a delay in seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterSecondsOf(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined
+  const trimmed = header.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000))
 }
 
 export interface ApiHooks {
@@ -79,6 +90,7 @@ export function createApiClient(hooks: ApiHooks) {
       body?.response?.code ?? 'error',
       body?.response?.message ?? error.message,
       body?.response?.violations ?? [],
+      retryAfterSecondsOf(error.response?.headers.get('retry-after')),
     )
   }
 

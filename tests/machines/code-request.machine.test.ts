@@ -279,6 +279,8 @@ const inputs: Omit<CodeRequestInput, 'now'>[] = [
   { sent: true, retryAt: NOW + 2000 }, // sign-up, login, the change forms: sent, wait for the server's time
   { sent: true, retryAt: null }, // sent, no time given (a login whose code the limit held back)
   { sent: true, retryAt: NOW - 1 }, // sent, the wait already over
+  { retryAt: NOW + 2000, limited: true }, // a change form's first request refused for the wait
+  { retryAt: NOW - 1, limited: true }, // ... whose wait is already over
 ]
 
 describe('code request model-based paths, replayed on the real machine', () => {

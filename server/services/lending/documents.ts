@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
+import { disclosureFigures } from '../../../domain/pricing/disclosure'
 import { clientProfile } from '../../db/schema-journey'
 import { application, loanDocument } from '../../db/schema-lending'
 import { ApiError } from '../../http/errors'
@@ -29,15 +30,8 @@ export function printedPhp(centavos: number): string {
   return `${negative ? '-' : ''}PHP ${pesos}.${String(abs % 100).padStart(2, '0')}`
 }
 
-/**
- * The effective interest rate of a single-payment loan, per month of 30 days, in hundredths of a percent,
- * rounded half up: (finance charge / principal) x 30 / term. Integer arithmetic only.
- */
-export function monthlyEirHundredths(financeCharge: number, principal: number, term: number): number {
-  const num = BigInt(financeCharge) * 30n * 10_000n
-  const den = BigInt(principal) * BigInt(term)
-  return Number((num * 2n + den) / (den * 2n))
-}
+// Shared with the sign screen (domain/pricing/disclosure.ts), so the screen and the PDF print the same figures.
+export { disclosureFigures, monthlyEirHundredths } from '../../../domain/pricing/disclosure'
 
 const pct = (hundredths: number) =>
   `${Math.trunc(hundredths / 100)}.${String(hundredths % 100).padStart(2, '0')}%`
@@ -95,20 +89,6 @@ async function newDocument(title: string, at: Date) {
   const font = await doc.embedFont(StandardFonts.Helvetica)
   const bold = await doc.embedFont(StandardFonts.HelveticaBold)
   return { doc, w: new Writer(doc, font, bold) }
-}
-
-/** The figures both documents print, all from the offer. */
-export function disclosureFigures(offer: PricedOffer) {
-  const principal = offer.principal.amount
-  const financeCharge = offer.total.amount - principal
-  return {
-    principal,
-    amountFinanced: principal,
-    netProceeds: principal,
-    financeCharge,
-    total: offer.total.amount,
-    monthlyEir: monthlyEirHundredths(financeCharge, principal, offer.term),
-  }
 }
 
 export async function renderDisclosure(input: DocumentInput): Promise<Uint8Array> {

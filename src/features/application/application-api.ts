@@ -126,9 +126,9 @@ export async function renderDocuments(api: ApiClient): Promise<RenderedDocuments
   return v.parse(renderedDocumentsSchema, await api.post<unknown>(paths.render))
 }
 
-/** Without a code: the server sends the signing code by SMS. */
+/** Without a code: the server sends the signing code by SMS, and says when the next may be asked for. */
 export function sendSigningCode(api: ApiClient, applicationId: number) {
-  return api.post<unknown>(paths.agreement(applicationId), {})
+  return api.post<{ nextCodeAt?: string } | null>(paths.agreement(applicationId), {})
 }
 
 /** Signs the agreement with the 3-digit SMS code (the otp_agreement step). */

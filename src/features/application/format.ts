@@ -24,6 +24,12 @@ export function formatLongDate(value: string): string {
   return `${MONTHS[Number(m) - 1]} ${d}, ${y}`
 }
 
+/** A rate in hundredths of a percent: 570 -> '5.70%'. */
+export function formatPercentHundredths(hundredths: number): string {
+  const whole = Math.trunc(hundredths / 100)
+  return `${whole}.${String(Math.abs(hundredths % 100)).padStart(2, '0')}%`
+}
+
 /** Whether a client rejected until `reapplyFrom` may apply again at `now` (on the Manila calendar). */
 export function canReapply(reapplyFrom: string | null | undefined, now: Date): boolean {
   if (!reapplyFrom) return true

@@ -1,9 +1,13 @@
 /**
  * /registration/summary (flow step otp_agreement): the documents are rendered for the approved figures
- * (POST /private/client/render/document), the client reads the loan agreement and the Truth in Lending
- * disclosure statement (PDFs from GET /private/client/document/download/{type}), asks for the SMS code (POST
- * /private/client/application/agreement/{id} without a code) and signs with it (the same call with the code).
- * A signed agreement asks the journey to refetch the flow: the router moves the client on.
+ * (POST /private/client/render/document); the screen itself shows the Truth in Lending disclosure from the same
+ * answer the PDFs were made from (principal, net proceeds, interest, each fee, the optional package explained,
+ * finance charges, total, due date and the effective interest rate: RA 3765 wants them before signing); the
+ * client reads the loan agreement and the disclosure statement (PDFs from GET
+ * /private/client/document/download/{type}), asks for the SMS code (POST /private/client/application/agreement/{id}
+ * without a code, through the shared code request that counts down the server's wait) and signs with it (the
+ * same call with the code). A signed agreement asks the journey to refetch the flow: the router moves the
+ * client on.
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useQuery } from '@tanstack/react-query'
@@ -12,9 +16,12 @@ import { useForm } from 'react-hook-form'
 import * as v from 'valibot'
 import { messageKeys, verificationCodeSchema } from '../../../domain/identity'
 import { formatPhp } from '../../../domain/money'
+import type { Offer } from '../../../domain/offer'
+import { disclosureFigures } from '../../../domain/pricing/disclosure'
 import { ApiError } from '../../api/client'
 import { useApi, useJourneyRefresh } from '../../app/app-context'
-import { useMessages } from '../../i18n/messages'
+import { fmt, useMessages } from '../../i18n/messages'
+import { CodeRequest } from '../../ui/forms/code-request'
 import {
   type DocumentType,
   documentTypes,
@@ -23,8 +30,8 @@ import {
   sendSigningCode,
   signAgreement,
 } from './application-api'
-import { formatLongDate } from './format'
-import { ErrorNotice, errorKeyOf, Figures, QueryGate, ScreenFrame } from './parts'
+import { formatLongDate, formatPercentHundredths } from './format'
+import { ErrorNotice, errorKeyOf, type Figure, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication } from './queries'
 
 const signSchema = v.object({ code: verificationCodeSchema })
@@ -130,17 +137,6 @@ function SignForm({ applicationId }: { applicationId: number }) {
   const refreshJourney = useJourneyRefresh()
   const codeId = useId()
   const [signed, setSigned] = useState(false)
-  const [codeSent, setCodeSent] = useState(false)
-  const [sendError, setSendError] = useState<string | null>(null)
-  const sendCode = async () => {
-    setSendError(null)
-    try {
-      await sendSigningCode(api, applicationId)
-      setCodeSent(true)
-    } catch (error) {
-      setSendError(errorKeyOf(error))
-    }
-  }
   const {
     register,
     handleSubmit,
@@ -163,13 +159,13 @@ function SignForm({ applicationId }: { applicationId: number }) {
   if (signed) return <p role="status">{m.summary.signed}</p>
   return (
     <form onSubmit={onSubmit} noValidate className="card">
-      <p className="button-row">
-        <button type="button" className="button button--secondary" onClick={() => void sendCode()}>
-          {codeSent ? m.summary.resendCode : m.summary.sendCode}
-        </button>
-      </p>
-      {codeSent ? <p role="status">{m.summary.codeSent}</p> : null}
-      {sendError ? <ErrorNotice errorKey={sendError} /> : null}
+      <CodeRequest
+        request={() => sendSigningCode(api, applicationId)}
+        sendLabel={m.summary.sendCode}
+        resendLabel={m.summary.resendCode}
+        sentText={m.summary.codeSent}
+        errorText={(key) => (m.errors as Record<string, string | undefined>)[key]}
+      />
       <div className={`field ${errorKey ? 'field--invalid' : ''}`}>
         <label htmlFor={codeId} className="field__label">
           {m.summary.codeLabel}
@@ -200,10 +196,75 @@ function SignForm({ applicationId }: { applicationId: number }) {
   )
 }
 
-/** The documents are rendered once per visit for the approved figures; their offer's totals are shown. */
-function Prepared({ applicationId }: { applicationId: number }) {
-  const api = useApi()
+/**
+ * The disclosure statement's figures on the screen, as the PDF prints them: every charge itemised, the
+ * optional package explained next to its line, and the effective interest rate (a month, and a year).
+ */
+export function Disclosure({ offer, packageChosen }: { offer: Offer; packageChosen: boolean }) {
   const m = useMessages().application.summary
+  // The same function the disclosure statement PDF prints from.
+  const disclosure = disclosureFigures(offer)
+  const packageId = useId()
+  const interestDiscount = offer.discount.interest.amount
+  const packageFee = offer.borrowers_advantage_package_fee.amount
+  // Fees this configuration does not charge are left out; the PDF lists them at zero.
+  const feeIfCharged = (name: string, label: string, amount: number): Figure[] =>
+    amount > 0 ? [{ name, label, value: formatPhp(amount) }] : []
+  const figures: Figure[] = [
+    { name: 'principal', label: m.principal, value: formatPhp(disclosure.principal) },
+    { name: 'net-proceeds', label: m.netProceeds, value: formatPhp(disclosure.netProceeds) },
+    {
+      name: 'interest',
+      label: fmt(m.interest, { term: offer.term }),
+      value:
+        interestDiscount > 0
+          ? `${formatPhp(offer.interest.amount)} (${fmt(m.interestDiscount, { discount: formatPhp(interestDiscount) })})`
+          : formatPhp(offer.interest.amount),
+    },
+    { name: 'processing-fee', label: m.processingFee, value: formatPhp(offer.processingFee.amount) },
+    ...feeIfCharged('service-fee', m.serviceFee, offer.serviceFee.amount),
+    ...feeIfCharged('withdrawal-fee', m.withdrawalFee, offer.withdrawalFee.amount),
+    ...feeIfCharged('invoicing-fee', m.invoicingFee, offer.invoicingFee.amount),
+    { name: 'package-fee', label: m.packageFee, value: formatPhp(packageFee) },
+    { name: 'finance-charge', label: m.financeCharge, value: formatPhp(disclosure.financeCharge) },
+    { name: 'total', label: m.total, value: formatPhp(disclosure.total) },
+    { name: 'due-date', label: m.dueDate, value: formatLongDate(offer.endDate) },
+    {
+      name: 'effective-rate',
+      label: m.effectiveRate,
+      value: fmt(m.effectiveRateValue, {
+        monthly: formatPercentHundredths(disclosure.monthlyEir),
+        annual: `${offer.apr.toFixed(2)}%`,
+      }),
+    },
+  ]
+  return (
+    <section aria-labelledby="summary-disclosure" className="stack">
+      <h2 id="summary-disclosure">{m.disclosureTitle}</h2>
+      <p>{m.disclosureLead}</p>
+      <Figures label={m.disclosureTitle} figures={figures} />
+      <section
+        className="callout"
+        aria-labelledby={`${packageId}-title`}
+        data-package={packageChosen ? 'chosen' : 'not-chosen'}
+      >
+        <h3 id={`${packageId}-title`} className="callout__title">
+          {m.packageTitle}
+        </h3>
+        <p className="callout__body">{m.packageWhat}</p>
+        <p className="callout__body">
+          {packageChosen
+            ? fmt(m.packageChosen, { fee: formatPhp(packageFee) })
+            : fmt(m.packageNotChosen, { fee: formatPhp(0) })}
+        </p>
+      </section>
+    </section>
+  )
+}
+
+/** The documents are rendered once per visit for the approved figures; their disclosure is shown. */
+function Prepared({ applicationId, packageChosen }: { applicationId: number; packageChosen?: boolean }) {
+  const api = useApi()
   const rendered = useQuery({
     queryKey: ['application', applicationId, 'documents'],
     queryFn: () => renderDocuments(api),
@@ -213,12 +274,9 @@ function Prepared({ applicationId }: { applicationId: number }) {
     <QueryGate query={rendered}>
       {({ offer }) => (
         <>
-          <Figures
-            label={m.title}
-            figures={[
-              { name: 'total', label: m.total, value: formatPhp(offer.total.amount) },
-              { name: 'due-date', label: m.dueDate, value: formatLongDate(offer.endDate) },
-            ]}
+          <Disclosure
+            offer={offer}
+            packageChosen={packageChosen ?? offer.borrowers_advantage_package_fee.amount > 0}
           />
           <Documents />
           <SignForm applicationId={applicationId} />
@@ -233,7 +291,14 @@ export function SummaryScreen() {
   const query = useActualApplication()
   return (
     <ScreenFrame title={m.title} lead={m.lead}>
-      <QueryGate query={query}>{(application) => <Prepared applicationId={application.id} />}</QueryGate>
+      <QueryGate query={query}>
+        {(application) => (
+          <Prepared
+            applicationId={application.id}
+            packageChosen={application.borrowersAdvantagePackageFeeConsent}
+          />
+        )}
+      </QueryGate>
     </ScreenFrame>
   )
 }

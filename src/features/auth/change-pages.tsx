@@ -16,7 +16,9 @@ import {
 import type { AuthUser } from '../../../machines/auth.machine'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
+import { waitAfterRefusal } from '../../ui/forms/code-request'
 import { FormError, FormSuccess, TextField } from '../../ui/forms/fields'
+import { phoneInputProps } from '../../ui/forms/phone-input'
 import { CodeStep } from './code-step'
 import { useFormErrors } from './form-support'
 import { useAuth } from './use-auth'
@@ -108,7 +110,9 @@ export function ChangePhonePage() {
   const m = useMessages()
   const api = useApi()
   const { user, send } = useAuth()
-  const [sent, setSent] = useState<{ number: string; nextCodeAt?: string } | null>(null)
+  const [sent, setSent] = useState<{ number: string; nextCodeAt?: string | null; limited?: boolean } | null>(
+    null,
+  )
   const [done, setDone] = useState(false)
   const form = useForm({
     resolver: standardSchemaResolver(changePhoneSendCodeSchema),
@@ -130,7 +134,10 @@ export function ChangePhonePage() {
       const answer = await api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', values)
       setSent({ number: values.mobilePhone.number, nextCodeAt: answer?.nextCodeAt })
     } catch (error) {
-      fail(error, form.setError)
+      // Asked again too soon: the code step counts down to when a new code may be sent.
+      const wait = waitAfterRefusal(error)
+      if (wait) setSent({ number: values.mobilePhone.number, nextCodeAt: wait, limited: true })
+      else fail(error, form.setError)
     }
   })
   return (
@@ -142,6 +149,7 @@ export function ChangePhonePage() {
           <CodeStep
             submitLabel={m.auth.change.submit}
             nextCodeAt={sent.nextCodeAt}
+            limited={sent.limited}
             onSubmit={async (code) => {
               const answer = await api.put<{ client: AuthUser }>('/private/client/change/phone', {
                 mobilePhone: { number: sent.number },
@@ -152,15 +160,11 @@ export function ChangePhonePage() {
               form.reset()
               setDone(true)
             }}
-            onResend={async () => {
-              const answer = await api.post<{ nextCodeAt?: string }>(
-                '/private/client/change/phone/send-code',
-                {
-                  mobilePhone: { number: sent.number },
-                },
-              )
-              return answer?.nextCodeAt
-            }}
+            onResend={() =>
+              api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', {
+                mobilePhone: { number: sent.number },
+              })
+            }
           />
         </>
       ) : (
@@ -169,12 +173,8 @@ export function ChangePhonePage() {
           <TextField
             label={m.auth.fields.newPhone}
             hint={m.auth.fields.phoneHint}
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel-national"
-            maxLength={11}
             error={fieldError('mobilePhone.number')}
-            {...form.register('mobilePhone.number')}
+            {...phoneInputProps(form.register('mobilePhone.number'))}
           />
           <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
             {m.auth.change.sendCode}
@@ -191,7 +191,9 @@ export function ChangeEmailPage() {
   const m = useMessages()
   const api = useApi()
   const { user, send } = useAuth()
-  const [sent, setSent] = useState<{ email: string; nextCodeAt?: string } | null>(null)
+  const [sent, setSent] = useState<{ email: string; nextCodeAt?: string | null; limited?: boolean } | null>(
+    null,
+  )
   const [done, setDone] = useState(false)
   const form = useForm({
     resolver: standardSchemaResolver(changeEmailSendCodeSchema),
@@ -209,7 +211,9 @@ export function ChangeEmailPage() {
       const answer = await api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', values)
       setSent({ email: values.email, nextCodeAt: answer?.nextCodeAt })
     } catch (error) {
-      fail(error, form.setError)
+      const wait = waitAfterRefusal(error)
+      if (wait) setSent({ email: values.email, nextCodeAt: wait, limited: true })
+      else fail(error, form.setError)
     }
   })
   return (
@@ -221,6 +225,7 @@ export function ChangeEmailPage() {
           <CodeStep
             submitLabel={m.auth.change.submit}
             nextCodeAt={sent.nextCodeAt}
+            limited={sent.limited}
             onSubmit={async (code) => {
               const answer = await api.put<{ client: AuthUser }>('/private/client/change/email', {
                 email: sent.email,
@@ -231,15 +236,11 @@ export function ChangeEmailPage() {
               form.reset()
               setDone(true)
             }}
-            onResend={async () => {
-              const answer = await api.post<{ nextCodeAt?: string }>(
-                '/private/client/change/email/send-code',
-                {
-                  email: sent.email,
-                },
-              )
-              return answer?.nextCodeAt
-            }}
+            onResend={() =>
+              api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', {
+                email: sent.email,
+              })
+            }
           />
         </>
       ) : (

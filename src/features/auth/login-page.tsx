@@ -27,6 +27,8 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   const { status, tokenType } = useAuth()
   const done = useSelector(auth, (s) => isLoggedIn(s) || s.matches('singleLink'))
   const navigate = useNavigate()
+  // When the second factor's code may be asked for again, from the login answer that sent it.
+  const [mfaNextCodeAt, setMfaNextCodeAt] = useState<string | null>(null)
 
   useEffect(() => {
     if (done) void navigate({ to: afterLogin(redirectTo, auth.getSnapshot()), replace: true })
@@ -36,17 +38,21 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
     <section className="page page--narrow" aria-labelledby="login-title">
       <h1 id="login-title">{status === 'mfaRequired' ? m.auth.login.mfaTitle : m.titles.login}</h1>
       {status === 'mfaRequired' ? (
-        <SecondFactor type={tokenType ?? 'client'} />
+        // Keyed: the login's answer (with nextCodeAt) may land just after the token moved the session on.
+        <SecondFactor key={mfaNextCodeAt ?? ''} type={tokenType ?? 'client'} nextCodeAt={mfaNextCodeAt} />
       ) : status === 'loggingIn' || done ? (
         <p role="status">{m.auth.login.loggingIn}</p>
       ) : (
-        <LoginTabs />
+        <LoginTabs onCodeSent={setMfaNextCodeAt} />
       )}
     </section>
   )
 }
 
-function LoginTabs() {
+/** A login that asks for a second factor answers when its code may be asked for again. */
+type OnCodeSent = (nextCodeAt: string | null) => void
+
+function LoginTabs({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth.login
   const [tab, setTab] = useState<Tab>('client')
   const id = useId()
@@ -85,7 +91,11 @@ function LoginTabs() {
         ))}
       </div>
       <div role="tabpanel" id={`${id}-${tab}-panel`} aria-labelledby={`${id}-${tab}-tab`}>
-        {tab === 'client' ? <ClientLoginForm /> : <BackOfficeLoginForm />}
+        {tab === 'client' ? (
+          <ClientLoginForm onCodeSent={onCodeSent} />
+        ) : (
+          <BackOfficeLoginForm onCodeSent={onCodeSent} />
+        )}
       </div>
     </>
   )
@@ -93,7 +103,7 @@ function LoginTabs() {
 
 const CLIENT_FIELDS = ['login', 'password'] as const
 
-function ClientLoginForm() {
+function ClientLoginForm({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth
   const api = useApi()
   const form = useForm({
@@ -105,7 +115,7 @@ function ClientLoginForm() {
     setFormError(null)
     try {
       // The token arrives in the Authorization header; the API client hands it to the auth machine.
-      await api.post(
+      const answer = await api.post<{ nextCodeAt?: string | null } | null>(
         '/public/client/login',
         {
           login: values.login,
@@ -115,6 +125,7 @@ function ClientLoginForm() {
         },
         { headers: deviceHeaders() },
       )
+      onCodeSent(answer?.nextCodeAt ?? null)
     } catch (error) {
       fail(error, form.setError)
     }
@@ -155,7 +166,7 @@ function ClientLoginForm() {
 
 const USER_FIELDS = ['email', 'password'] as const
 
-function BackOfficeLoginForm() {
+function BackOfficeLoginForm({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth
   const api = useApi()
   const form = useForm({
@@ -166,7 +177,7 @@ function BackOfficeLoginForm() {
   const submit = form.handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.post(
+      const answer = await api.post<{ nextCodeAt?: string | null } | null>(
         '/public/user/login',
         {
           email: values.email,
@@ -176,6 +187,7 @@ function BackOfficeLoginForm() {
         },
         { headers: deviceHeaders() },
       )
+      onCodeSent(answer?.nextCodeAt ?? null)
     } catch (error) {
       fail(error, form.setError)
     }
@@ -205,7 +217,7 @@ function BackOfficeLoginForm() {
 }
 
 /** The second factor: an SMS code for a risky client login, an e-mail code for a new back-office device. */
-function SecondFactor({ type }: { type: 'client' | 'user' }) {
+function SecondFactor({ type, nextCodeAt }: { type: 'client' | 'user'; nextCodeAt?: string | null }) {
   const m = useMessages().auth.login
   const api = useApi()
   const { send } = useAuth()
@@ -220,12 +232,10 @@ function SecondFactor({ type }: { type: 'client' | 'user' }) {
           // The answer carries the same session without `mfa`: the machine loads the user.
           await api.post(base, { code }, { headers: deviceHeaders() })
         }}
-        onResend={async () => {
-          const sent = await api.post<{ nextCodeAt?: string }>(
-            type === 'user' ? `${base}/email-code` : `${base}/sms-code`,
-          )
-          return sent?.nextCodeAt
-        }}
+        nextCodeAt={nextCodeAt}
+        onResend={() =>
+          api.post<{ nextCodeAt?: string }>(type === 'user' ? `${base}/email-code` : `${base}/sms-code`)
+        }
       />
       <button type="button" className="button button--ghost" onClick={() => send({ type: 'LOGOUT' })}>
         {m.mfaCancel}

@@ -4,10 +4,9 @@ import { useState } from 'react'
 import type { AuthUser } from '../../../machines/auth.machine'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
-import { FormError } from '../../ui/forms/fields'
+import { CodeRequest } from '../../ui/forms/code-request'
 import { displayName } from '../../ui/layout/account'
 import { CodeStep } from './code-step'
-import { useErrorText } from './error-text'
 import { useAuth } from './use-auth'
 
 export function ProfilePage() {
@@ -81,30 +80,14 @@ export function ProfilePage() {
 function VerifyEmail({ email }: { email: string }) {
   const m = useMessages().auth
   const api = useApi()
-  const text = useErrorText()
   const { send } = useAuth()
   const [sent, setSent] = useState<{ nextCodeAt?: string } | null>(null)
-  const [error, setError] = useState<string | null>(null)
   const sendCode = async () => {
-    setError(null)
-    try {
-      const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
-      setSent({ nextCodeAt: answer?.nextCodeAt })
-    } catch (failure) {
-      setError((failure as { code?: string }).code ?? 'generic')
-    }
+    const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
+    setSent({ nextCodeAt: answer?.nextCodeAt })
+    return answer
   }
-  if (!sent)
-    return (
-      <>
-        <FormError error={text(error)} />
-        <p>
-          <button type="button" className="button button--secondary" onClick={sendCode}>
-            {m.profile.verifyEmail}
-          </button>
-        </p>
-      </>
-    )
+  if (!sent) return <CodeRequest request={sendCode} sendLabel={m.profile.verifyEmail} />
   return (
     <>
       <p className="lead">{fmt(m.change.codeSent, { target: email })}</p>
@@ -115,10 +98,7 @@ function VerifyEmail({ email }: { email: string }) {
           const answer = await api.post<{ client: AuthUser }>('/private/client/email/verify', { code })
           send({ type: 'USER.UPDATED', user: answer.client })
         }}
-        onResend={async () => {
-          const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
-          return answer?.nextCodeAt
-        }}
+        onResend={() => api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')}
       />
     </>
   )

@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form'
 import { recoverPasswordSchema } from '../../../domain/identity'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
+import { CodeRequest, waitAfterRefusal } from '../../ui/forms/code-request'
 import { FormError, FormSuccess, TextField } from '../../ui/forms/fields'
 import { captchaToken } from './captcha'
 import { useFormErrors } from './form-support'
@@ -20,28 +21,39 @@ export function RecoverPage() {
   const r = m.auth.recover
   const api = useApi()
   const [step, setStep] = useState<'request' | 'reset' | 'done'>('request')
+  // When the next code may be asked for, from the answer that sent (or refused) the first one.
+  const [wait, setWait] = useState<{ nextCodeAt?: string | null; limited?: boolean }>({})
   const form = useForm({
     resolver: standardSchemaResolver(recoverPasswordSchema),
     defaultValues: { login: '' },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, FIELDS)
+  const requestCode = async (login: string) =>
+    api.post<{ nextCodeAt?: string } | null>('/public/client/recover/password', {
+      login,
+      captchaToken: await captchaToken('recover'),
+    })
   const submit = form.handleSubmit(async (values) => {
     setFormError(null)
+    // From now on the schema requires the code and the new password, which start empty.
+    const toReset = (next: typeof wait) => {
+      form.reset({ login: values.login, code: '', password: '', passwordRepeat: '' })
+      setWait(next)
+      setStep('reset')
+    }
     try {
       if (step === 'request') {
-        await api.post('/public/client/recover/password', {
-          login: values.login,
-          captchaToken: await captchaToken('recover'),
-        })
-        // From now on the schema requires the code and the new password, which start empty.
-        form.reset({ login: values.login, code: '', password: '', passwordRepeat: '' })
-        setStep('reset')
+        const answer = await requestCode(values.login)
+        toReset({ nextCodeAt: answer?.nextCodeAt })
         return
       }
       await api.post('/public/client/recover/password', values)
       setStep('done')
     } catch (error) {
-      fail(error, form.setError)
+      // Asked again too soon: the reset step counts down to when a new code may be sent.
+      const refusedUntil = step === 'request' ? waitAfterRefusal(error) : null
+      if (refusedUntil) toReset({ nextCodeAt: refusedUntil, limited: true })
+      else fail(error, form.setError)
     }
   })
 
@@ -101,6 +113,14 @@ export function RecoverPage() {
           <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
             {step === 'request' ? r.send : r.submit}
           </button>
+          {step === 'reset' ? (
+            <CodeRequest
+              sent={!wait.limited}
+              limited={wait.limited}
+              nextCodeAt={wait.nextCodeAt}
+              request={() => requestCode(form.getValues('login'))}
+            />
+          ) : null}
         </form>
       )}
     </section>

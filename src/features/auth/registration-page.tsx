@@ -15,6 +15,7 @@ import { useApi } from '../../app/app-context'
 import { readCookie } from '../../app/cookies'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CheckboxField, FormError, FormSuccess, TextField } from '../../ui/forms/fields'
+import { phoneInputProps } from '../../ui/forms/phone-input'
 import { captchaToken } from './captcha'
 import { CodeStep } from './code-step'
 import { deviceHeaders, deviceId } from './device'
@@ -137,12 +138,8 @@ export function SignUpForm({
       <TextField
         label={m.fields.phone}
         hint={m.fields.phoneHint}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="tel-national"
-        maxLength={11}
         error={fieldError('mobilePhone.number')}
-        {...form.register('mobilePhone.number')}
+        {...phoneInputProps(form.register('mobilePhone.number'))}
       />
       <TextField
         label={m.fields.email}
@@ -236,10 +233,7 @@ export function VerifyPhone({ nextCodeAt }: { nextCodeAt?: string | null }) {
           const answer = await api.post<{ client: AuthUser }>('/private/client/phone/verify-ts', { code })
           send({ type: 'USER.UPDATED', user: answer.client })
         }}
-        onResend={async () => {
-          const sent = await api.post<{ nextCodeAt?: string }>('/private/client/phone/sms-code-ts')
-          return sent?.nextCodeAt
-        }}
+        onResend={() => api.post<{ nextCodeAt?: string }>('/private/client/phone/sms-code-ts')}
       />
     </>
   )

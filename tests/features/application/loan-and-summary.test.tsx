@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Offer } from '../../../domain/offer'
 import { ApiError } from '../../../src/api/client'
 import { MyLoanScreen } from '../../../src/features/application/my-loan-screen'
 import { SummaryScreen, signErrorKey } from '../../../src/features/application/summary-screen'
@@ -109,15 +110,17 @@ describe('<MyLoanScreen>', () => {
 
 describe('<SummaryScreen>', () => {
   const RENDER = '/private/client/render/document'
-  function renderSummary(sign?: (path: string, body?: unknown) => unknown) {
-    const post = (path: string, body?: unknown) =>
-      path === RENDER
-        ? {
-            documents: [{ type: 'loan_agreement' }, { type: 'disclosure_statement' }],
-            offer: offerOf(500_000, 21),
-          }
-        : sign?.(path, body)
-    const scripted = scriptedApi({ get: { [ACTUAL]: applicationFor(2) }, post })
+  /** The render answer as the server builds it (the disclosure figures come from the offer). */
+  const rendered = (offer = offerOf(500_000, 21)) => ({
+    documents: [{ type: 'loan_agreement' }, { type: 'disclosure_statement' }],
+    offer,
+  })
+  function renderSummary(
+    sign?: (path: string, body?: unknown) => unknown,
+    { offer, application = applicationFor(2) }: { offer?: Offer; application?: unknown } = {},
+  ) {
+    const post = (path: string, body?: unknown) => (path === RENDER ? rendered(offer) : sign?.(path, body))
+    const scripted = scriptedApi({ get: { [ACTUAL]: application }, post })
     const journey = vi.fn()
     render(
       <Harness api={scripted.api} journey={journey}>
@@ -132,6 +135,63 @@ describe('<SummaryScreen>', () => {
     await waitFor(() => expect(figure('total')).toBe('₱5 250.00'))
     expect(figure('due-date')).toBe('Dec 13, 2026')
     expect(post.mock.calls.filter(([path]) => path === RENDER)).toHaveLength(1)
+  })
+
+  it('shows the Truth in Lending disclosure before signing: principal, interest, each fee, total, due date, rate', async () => {
+    renderSummary()
+    await waitFor(() => expect(figure('principal')).toBe('₱5 000.00'))
+    expect(screen.getByLabelText('What your loan costs', { selector: 'dl' })).toBeTruthy()
+    expect(figure('net-proceeds')).toBe('₱5 000.00')
+    expect(figure('interest')).toBe('₱210.00')
+    expect(screen.getByText('Interest for 21 days')).toBeTruthy()
+    expect(figure('processing-fee')).toBe('₱25.00')
+    expect(figure('package-fee')).toBe('₱15.00')
+    // Fees the configuration does not charge are not listed.
+    expect(document.querySelector('[data-figure="service-fee"]')).toBeNull()
+    expect(figure('finance-charge')).toBe('₱250.00')
+    expect(figure('total')).toBe('₱5 250.00')
+    expect(figure('due-date')).toBe('Dec 13, 2026')
+    // 250 / 5 000 × 30 / 21 = 7.14% a month; the offer's APR a year.
+    expect(figure('effective-rate')).toBe('7.14% a month (100.00% a year)')
+    // Everything is on screen before the code can be asked for.
+    const disclosure = screen.getByRole('heading', { name: 'What your loan costs' })
+    const send = screen.getByRole('button', { name: 'Send me the code' })
+    expect(disclosure.compareDocumentPosition(send) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
+
+  it('explains the optional package next to its line: what it is, that it is optional, its price', async () => {
+    renderSummary()
+    const box = await screen.findByRole('region', { name: "The borrower's advantage package is optional" })
+    expect(box.getAttribute('data-package')).toBe('chosen')
+    expect(box.textContent).toContain('You do not need it to get the loan')
+    expect(box.textContent).toContain('it costs ₱15.00 for this loan')
+    expect(screen.getByText("Borrower's advantage package (optional)")).toBeTruthy()
+  })
+
+  it('a client who did not choose the package reads that it costs nothing', async () => {
+    const offer = { ...offerOf(500_000, 21), borrowers_advantage_package_fee: { amount: 0 } }
+    offer.total = { amount: offer.total.amount - 1_500 }
+    renderSummary(undefined, {
+      offer,
+      application: applicationFor(2, { borrowersAdvantagePackageFeeConsent: false }),
+    })
+    const box = await screen.findByRole('region', { name: "The borrower's advantage package is optional" })
+    expect(box.getAttribute('data-package')).toBe('not-chosen')
+    expect(box.textContent).toContain('You did not choose it')
+    expect(figure('package-fee')).toBe('₱0.00')
+    expect(figure('total')).toBe('₱5 235.00')
+  })
+
+  it('an interest discount is shown with the interest', async () => {
+    const base = offerOf(500_000, 21)
+    const offer = {
+      ...base,
+      interest: { amount: 16_800 },
+      discount: { interest: { amount: 4_200 }, serviceFee: { amount: 0 } },
+      total: { amount: base.total.amount - 4_200 },
+    }
+    renderSummary(undefined, { offer })
+    await waitFor(() => expect(figure('interest')).toBe('₱168.00 (after a ₱42.00 discount)'))
   })
 
   it('reads and downloads the agreement and the disclosure statement as PDFs', async () => {
@@ -171,16 +231,42 @@ describe('<SummaryScreen>', () => {
     expect(post.mock.calls.filter(([path]) => path !== RENDER)).toEqual([])
   })
 
-  it('asks for the code: the agreement call without a code, then offers a new one', async () => {
-    const { post } = renderSummary(() => ({ sent: true }))
+  it('asks for the code: the agreement call without a code, then offers a new one after the countdown', async () => {
+    const nextCodeAt = new Date(Date.now() + 60_000).toISOString()
+    const { post } = renderSummary(() => ({ sent: true, nextCodeAt }))
     fireEvent.click(await screen.findByRole('button', { name: 'Send me the code' }))
-    expect(
-      (await screen.findByText('We sent a 3-digit code to your mobile phone.')).getAttribute('role'),
-    ).toBe('status')
+    const sent = await screen.findByText('We sent a 3-digit code to your mobile phone.')
+    expect(sent.closest('[role="status"]')).toBeTruthy()
     expect(post.mock.calls.filter(([path]) => path !== RENDER)).toEqual([
       ['/private/client/application/agreement/42', {}],
     ])
-    expect(screen.getByRole('button', { name: 'Send a new code' })).toBeTruthy()
+    const again = screen.getByRole('button', { name: 'Send a new code' }) as HTMLButtonElement
+    expect(again.disabled).toBe(true)
+    expect(screen.getByText(/^You can ask for a new code in (60|59) s\.$/)).toBeTruthy()
+  })
+
+  it('a signing code asked for within a minute of the sign-up SMS (429) counts down instead of "Something went wrong"', async () => {
+    renderSummary(() => {
+      throw new ApiError(429, '/web/x', 'codeMinuteLimit', 'Please wait a minute', [], 37)
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Send me the code' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.getAttribute('data-error-key')).toBe('codeMinuteLimit')
+    expect(alert.textContent).not.toContain('Something went wrong')
+    expect(screen.getByText(/^You can ask for a new code in 3[67] s\.$/)).toBeTruthy()
+    expect((screen.getByRole('button', { name: 'Send me the code' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    )
+  })
+
+  it('the day limit says so, and other failures keep their own text', async () => {
+    renderSummary(() => {
+      throw new ApiError(429, '/web/x', 'codeDayLimit', 'Too many codes today', [], 3600)
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Send me the code' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.getAttribute('data-error-key')).toBe('codeDayLimit')
+    expect(alert.textContent).toContain('try again tomorrow')
   })
 
   it('signs with POST /application/agreement/{id} and the code, then asks the journey to refresh', async () => {
