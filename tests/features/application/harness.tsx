@@ -76,14 +76,22 @@ export function scriptedApi(routes: {
 export function Harness({
   api,
   journey = vi.fn(),
+  services: more = {},
   children,
 }: {
   api: ApiClient
   journey?: (event: { type: string }) => void
+  /** Further services the screen reads (the auth actor of the code screens). */
+  services?: Record<string, unknown>
   children: ReactNode
 }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  const services = { api, queryClient, journey: { actor: { send: journey } } } as unknown as AppServices
+  const services = {
+    api,
+    queryClient,
+    journey: { actor: { send: journey } },
+    ...more,
+  } as unknown as AppServices
   return (
     <MessagesProvider messages={messages}>
       <AppServicesProvider services={services}>
