@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
+import { clientRoutesPlugin } from './scripts/vite-client-routes'
 
 const apiPort = Number(process.env.API_PORT ?? 3001)
 
@@ -16,6 +17,8 @@ export default defineConfig({
       semicolons: false,
     }),
     react(),
+    // dist/routes.json: the pages the server answers 200 for; any other path gets the 404 page with a 404.
+    clientRoutesPlugin(),
   ],
   server: { port: 5173, proxy: { '/web': `http://localhost:${apiPort}` } },
   build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 400 },

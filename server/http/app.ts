@@ -12,6 +12,7 @@ import { guardRequest } from './guards'
 import { buildOpenApi } from './openapi'
 import { type AnyRoute, mountRoutes } from './route'
 import { allRoutes } from './routes'
+import { API_CSP, documentHeaders } from './security-headers'
 import { serveSpa } from './spa'
 
 export interface AppOptions {
@@ -82,6 +83,17 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     return fail(c, 500, 'internalError', 'Internal server error.')
   })
 
-  if (options.staticDir) serveSpa(app, options.staticDir)
+  if (options.staticDir) serveSpa(app, options.staticDir, { trustProxy: deps.trustProxy })
+  // Outside /web and the web app's GETs (a POST to /, any path without a built app): still with the headers.
+  app.notFound(
+    (c) =>
+      new Response('Not found.', {
+        status: 404,
+        headers: {
+          ...documentHeaders(c, API_CSP, deps.trustProxy),
+          'content-type': 'text/plain; charset=utf-8',
+        },
+      }),
+  )
   return app
 }
