@@ -120,7 +120,8 @@ export const identityDocument = pgTable('identity_document', {
 /**
  * Files clients upload. The bytes live under DATA_DIR/uploads/<storageName> (a random name); this row says
  * whose they are. A replaced or deleted identity photo keeps its row with deleted_at set, so attempts can be
- * counted; at most one live photo per side and client.
+ * counted; at most one live photo per side and client. A supporting document replaces the one of its type (the
+ * old row is deleted), and a client keeps a bounded number of types (server/services/journey/uploads.ts).
  */
 export const uploadedFile = pgTable(
   'uploaded_file',
@@ -144,6 +145,10 @@ export const uploadedFile = pgTable(
     uniqueIndex('uploaded_file_live_id_photo_uq')
       .on(t.clientId, t.kind)
       .where(sql`${t.category} = 'id_document' and ${t.deletedAt} is null`),
+    // Supporting documents are replaced, not accumulated: one live file per client, category and type.
+    uniqueIndex('uploaded_file_live_document_uq')
+      .on(t.clientId, t.category, t.kind)
+      .where(sql`${t.category} <> 'id_document' and ${t.deletedAt} is null`),
   ],
 )
 

@@ -18,6 +18,7 @@ import {
   bankAccountExists,
   describeEntry,
   listDisbursements,
+  MAX_PAYOUT_ACCOUNTS,
   payoutChangeNeedsCode,
   payoutCodeRequired,
   payoutUniqueError,
@@ -28,6 +29,7 @@ import { failedDisbursement, retryPayoutInTransaction } from '../../services/len
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
+import { okSlice, pagingSchema } from '../paging'
 import { type AnyRoute, defineRoute } from '../route'
 import { deliverCode } from './identity'
 import { clientIdOf, db, deps } from './journey'
@@ -93,7 +95,9 @@ export const payoutRoutes: AnyRoute[] = [
       "The client's payout accounts (bank transfer, e-wallet, cash card, cash pickup); one is selected",
     tags: ['payout'],
     access: 'client',
-    handler: async (c) => ok(c, await listDisbursements(db(c), clientIdOf(c))),
+    paginated: true,
+    query: pagingSchema(MAX_PAYOUT_ACCOUNTS, 50),
+    handler: async (c, { query }) => okSlice(c, await listDisbursements(db(c), clientIdOf(c)), query),
   }),
 
   defineRoute({

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, count, eq, isNull } from 'drizzle-orm'
+import { and, count, eq, isNull, ne, sql } from 'drizzle-orm'
 import { journeyMessageKeys as k } from '../../../domain/journey/fields'
 import {
   type DocumentUploadConfig,
@@ -119,6 +119,49 @@ export async function recordFile(tx: Tx, file: NewFile) {
     })
     .returning()
   return row!
+}
+
+/**
+ * Supporting-document types one client keeps at once, over every category (payslip, bank statement,
+ * certificates...): each type is one file, replaced by the next upload of it, so a client's storage is bounded
+ * by this many files.
+ */
+export const MAX_SUPPORTING_TYPES = 10
+
+/**
+ * In the upload's transaction: one client's uploads take turns (an advisory lock), the live file of the same
+ * category and type is replaced (its row deleted; its stored name answered so its bytes are removed after the
+ * commit), and a new type beyond MAX_SUPPORTING_TYPES is refused. The unique index
+ * `uploaded_file_live_document_uq` is the last word.
+ */
+export async function replaceSupportingDocument(tx: Tx, file: NewFile) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`uploads:${file.clientId}`}))`)
+  const live = await tx
+    .select({
+      id: uploadedFile.id,
+      category: uploadedFile.category,
+      kind: uploadedFile.kind,
+      storageName: uploadedFile.storageName,
+    })
+    .from(uploadedFile)
+    .where(
+      and(
+        eq(uploadedFile.clientId, file.clientId),
+        ne(uploadedFile.category, 'id_document'),
+        isNull(uploadedFile.deletedAt),
+      ),
+    )
+  const same = live.find((r) => r.category === file.category && r.kind === file.kind)
+  if (!same && live.length >= MAX_SUPPORTING_TYPES)
+    throw new ApiError(
+      422,
+      'documentLimit',
+      `At most ${MAX_SUPPORTING_TYPES} kinds of document can be kept; upload one of yours again to replace it.`,
+      [{ propertyPath: 'type', message: 'documentLimit' }],
+    )
+  if (same) await tx.delete(uploadedFile).where(eq(uploadedFile.id, same.id))
+  const row = await recordFile(tx, file)
+  return { row, previous: same?.storageName ?? null }
 }
 
 /** Identity-photo uploads so far, replaced and deleted ones included: the attempt counter counts from here. */

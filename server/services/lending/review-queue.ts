@@ -3,7 +3,7 @@
  * error (401), oldest first, each with who is asking, for what, and the latest decision's reasons and rules
  * (why the engine sent it to a person). The decision itself is backOfficeDecision (decision.ts).
  */
-import { asc, desc, eq, inArray } from 'drizzle-orm'
+import { asc, count, desc, eq, inArray } from 'drizzle-orm'
 import type { ReviewItem } from '../../../domain/back-office-decision'
 import type { DbOrTx } from '../../db/client'
 import { client } from '../../db/schema-identity'
@@ -13,8 +13,18 @@ import { AppStatus } from './applications'
 
 export const REVIEW_STATUSES = [AppStatus.manualVerification, AppStatus.decisionError] as const
 
-/** At most `limit` applications waiting for review, oldest first (the queue is worked in order). */
-export async function reviewQueue(db: DbOrTx, limit = 100): Promise<ReviewItem[]> {
+const waiting = inArray(application.status, [...REVIEW_STATUSES])
+
+/** One page of the applications waiting for review, oldest first (the queue is worked in order), and how many wait. */
+export async function reviewQueue(
+  db: DbOrTx,
+  page: { page: number; perPage: number } = { page: 1, perPage: 100 },
+): Promise<{ items: ReviewItem[]; total: number }> {
+  const [total] = await db.select({ n: count() }).from(application).where(waiting)
+  return { items: await reviewItems(db, page), total: total?.n ?? 0 }
+}
+
+async function reviewItems(db: DbOrTx, page: { page: number; perPage: number }): Promise<ReviewItem[]> {
   const rows = await db
     .select({
       id: application.id,
@@ -31,9 +41,10 @@ export async function reviewQueue(db: DbOrTx, limit = 100): Promise<ReviewItem[]
     .from(application)
     .innerJoin(client, eq(client.id, application.clientId))
     .leftJoin(clientProfile, eq(clientProfile.clientId, application.clientId))
-    .where(inArray(application.status, [...REVIEW_STATUSES]))
+    .where(waiting)
     .orderBy(asc(application.createdAt), asc(application.id))
-    .limit(limit)
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
   if (rows.length === 0) return []
   const decisions = await db
     .select()
