@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { ENVIRONMENT_PATH, type Environment } from '../../../domain/environment'
 import { useApi } from '../../app/app-context'
+import { fetchDeployment } from '../../app/deployment'
 import { useMessages } from '../../i18n/messages'
 
 /**
@@ -13,8 +13,8 @@ export function SandboxBanner() {
   const m = useMessages()
   const { data } = useQuery({
     queryKey: ['public', 'environment'],
-    // Quiet: a failed answer hides the banner rather than replacing the page with the full-page error.
-    queryFn: ({ signal }) => api.get<Environment>(ENVIRONMENT_PATH, { signal, quiet: true }),
+    // A failed answer hides the banner rather than replacing the page with the full-page error.
+    queryFn: ({ signal }) => fetchDeployment(api, signal),
     staleTime: Number.POSITIVE_INFINITY,
   })
   if (!data?.sandbox) return null
