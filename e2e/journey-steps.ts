@@ -35,9 +35,10 @@ export const outboxCode = (request: APIRequestContext, admin: string) => (client
   lastCode(request, admin, client.phone)
 
 /**
- * On /registration/summary: asks for the signing code once the phone may get one (one SMS code a minute per
- * phone), signs with the code `readCode` finds, and waits for the payout to leave the active loan of
- * `principal` on my loan.
+ * On /registration/summary: reads the Truth in Lending figures on the screen, asks for the signing code (one SMS
+ * code a minute per phone: asked for within a minute of the sign-up SMS, the screen counts the wait down and
+ * offers the button again, issue 13), signs with the code `readCode` finds, and waits for the payout to leave
+ * the active loan of `principal` on my loan.
  */
 export async function signAndSeeLoan(
   page: Page,
@@ -47,9 +48,31 @@ export async function signAndSeeLoan(
 ) {
   await expect(page).toHaveURL(/\/registration\/summary$/, { timeout: 30_000 })
   await expect(page.getByRole('heading', { level: 1, name: 'Review and sign' })).toBeVisible()
-  await page.waitForTimeout(Math.max(0, Date.parse(client.nextCodeAt) - Date.now() + 1000))
-  await page.getByRole('button', { name: 'Send me the code' }).click()
-  await expect(page.getByRole('button', { name: 'Send a new code' })).toBeVisible()
+  const disclosure = page.getByLabel('What your loan costs', { exact: true })
+  await expect(disclosure.locator('[data-figure="principal"] dd')).toContainText(principal)
+  for (const line of ['interest', 'processing-fee', 'package-fee', 'finance-charge', 'total'])
+    await expect(disclosure.locator(`[data-figure="${line}"] dd`)).toHaveText(/^₱[\d ]+\.\d{2}/)
+  await expect(disclosure.locator('[data-figure="due-date"] dd')).toHaveText(/^[A-Z][a-z]+ \d{2}, \d{4}$/)
+  await expect(disclosure.locator('[data-figure="effective-rate"] dd')).toHaveText(
+    /^\d+\.\d{2}% a month \(\d+\.\d{2}% a year\)$/,
+  )
+  await expect(
+    page.getByRole('region', { name: "The borrower's advantage package is optional" }),
+  ).toBeVisible()
+
+  const send = page.getByRole('button', { name: 'Send me the code' })
+  const resend = page.getByRole('button', { name: 'Send a new code' })
+  const tooSoon = page.locator('[data-error-key="codeMinuteLimit"]')
+  await send.click()
+  await expect(resend.or(tooSoon)).toBeVisible()
+  if (await tooSoon.isVisible()) {
+    // Not "Something went wrong": the wait, counted down, then the button again.
+    await expect(page.getByText(/^You can ask for a new code in \d+ s\.$/)).toBeVisible()
+    await expect(send).toBeDisabled()
+    await expect(send).toBeEnabled({ timeout: 65_000 })
+    await send.click()
+  }
+  await expect(resend).toBeVisible()
   await page.getByLabel('Code from the SMS').fill(await readCode(client))
   await page.getByRole('button', { name: 'Sign the agreement' }).click()
 
