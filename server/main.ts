@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { serve } from '@hono/node-server'
 import { loadSecrets } from './auth/secrets'
 import { type Database, openDatabase } from './db/client'
 import { DataDirLockedError } from './db/lock'
@@ -12,13 +11,9 @@ import { seedReferenceData } from './db/seed'
 import { readEnv } from './env'
 import { createApp } from './http/app'
 import type { AppDeps } from './http/context'
+import { startHttpServer } from './http/node-server'
 import { createLogger } from './logger'
-import { sandboxBankData } from './providers/bank-data'
-import { sandboxCaptcha } from './providers/captcha'
-import { sandboxIdentityVerification } from './providers/identity-verification'
-import { createSandboxMessaging } from './providers/messaging'
-import { sandboxPayout } from './providers/payout'
-import { sandboxScoring } from './providers/scoring'
+import { assertProductionSafe, providersFromEnv } from './providers/from-env'
 import { seedDemoLead } from './services/affiliate/demo-lead'
 import { seedDemoClient } from './services/identity/demo'
 import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
@@ -28,6 +23,7 @@ import { startLendingWorker } from './services/lending/jobs'
 
 const env = readEnv()
 const logger = createLogger(env.logLevel)
+const production = process.env.NODE_ENV === 'production'
 
 if (process.argv.includes('--build-if-missing') && !existsSync(join(env.staticDir, 'index.html'))) {
   console.info('Building the web app (first start only)...')
@@ -41,6 +37,19 @@ if (sandboxAdminDevice && process.env.NODE_ENV === 'production') {
   console.error('SANDBOX_ADMIN_DEVICE_ID must not be set when NODE_ENV=production')
   process.exit(1)
 }
+
+// Production is production (docs/decisions/0018): the providers come from the environment, and a production
+// process on any sandbox adapter refuses to start unless SANDBOX=1 says so, before it touches the database.
+let providers: ReturnType<typeof providersFromEnv>
+try {
+  providers = providersFromEnv(process.env, logger)
+  assertProductionSafe(process.env, providers.sandboxed)
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(1)
+}
+if (production && providers.sandboxed.length > 0)
+  logger.warn({ sandboxed: providers.sandboxed }, 'SANDBOX=1: running production on sandbox adapters')
 
 let database: Database
 try {
@@ -57,7 +66,6 @@ try {
 await seedReferenceData(database.db, { psgc: true })
 
 const secrets = loadSecrets(process.env, env.dataDir)
-const production = process.env.NODE_ENV === 'production'
 
 // The first back-office user, on an empty database only. The defaults are for local use: production must say.
 const adminEmail = process.env.ADMIN_EMAIL || DEFAULT_ADMIN_EMAIL
@@ -81,19 +89,17 @@ const demoData = production || process.env.DEMO_CLIENT === '0' ? null : { databa
 const demoClient = demoData ? await seedDemoClient(demoData) : null
 const demoLead = demoData ? await seedDemoLead(database.db) : null
 
-// Sandbox providers are the only ones so far; the console print lets a newcomer read codes locally.
-const messaging = createSandboxMessaging(logger, process.env.SANDBOX_CONSOLE !== '0')
 const deps: AppDeps = {
   database,
   logger,
   secrets,
   now: () => new Date(),
-  messaging,
-  captcha: sandboxCaptcha,
-  identityVerification: sandboxIdentityVerification,
-  bankData: sandboxBankData,
-  scoring: sandboxScoring,
-  payout: sandboxPayout,
+  messaging: providers.messaging,
+  captcha: providers.captcha,
+  identityVerification: providers.identityVerification,
+  bankData: providers.bankData,
+  scoring: providers.scoring,
+  payout: providers.payout,
   uploadsDir: join(env.dataDir, 'uploads'),
   trustProxy: process.env.TRUST_PROXY === '1',
 }
@@ -106,10 +112,10 @@ const stopWorker = startLendingWorker(deps, Number(process.env.LENDING_POLL_MS) 
 // Throttle rows older than a day count for nothing.
 setInterval(() => void pruneHits(database.db, new Date()).catch(() => {}), 3600_000).unref()
 
-const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info) => {
+const server = startHttpServer(app, { port: env.port, hostname: env.host }, (info) => {
   console.info(`\nHiram is running at http://localhost:${info.port}  (database: ${database.location})`)
   console.info(`API description: http://localhost:${info.port}/web/openapi.json\n`)
-  const consolePrint = process.env.SANDBOX_CONSOLE !== '0'
+  const consolePrint = providers.consolePrint
   const adminShown = process.env.ADMIN_PASSWORD
     ? '(the ADMIN_PASSWORD you set)'
     : (adminPassword ?? '(none: set ADMIN_PASSWORD)')
@@ -123,9 +129,11 @@ const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (
   console.info(
     `  codes        ${consolePrint ? 'printed in this console and ' : ''}listed by GET /web/private/back-office/outbox`,
   )
-  console.info(
-    '  captcha      sandbox: any token passes; "sandbox-fail" is refused, "sandbox-risky" asks for a code\n',
-  )
+  if (providers.sandboxed.includes('captcha'))
+    console.info(
+      '  captcha      sandbox: any token passes; "sandbox-fail" is refused, "sandbox-risky" asks for a code',
+    )
+  if (providers.sandboxed.length) console.info(`  sandbox      ${providers.sandboxed.join(', ')}\n`)
 })
 
 let stopping = false
@@ -135,6 +143,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down')
   server.close()
   await stopWorker()
+  await providers.close()
   await database.close()
   process.exit(0)
 }

@@ -2,8 +2,6 @@
  * The real server process with NODE_ENV=production (docs/decisions/0018): it refuses to start on sandbox adapters,
  * naming them, before it touches the database; with SANDBOX=1 it starts, tells the browser to show the banner, and
  * a sign-up's SMS code is not printed to the console.
- *
- * Active once server/main.ts calls providersFromEnv and assertProductionSafe (the lead wires them in).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -11,9 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
-/** HIRAM_MAIN_FOR_TEST: another entry file to try (the wiring before it lands in server/main.ts). */
-const MAIN = process.env.HIRAM_MAIN_FOR_TEST ?? 'server/main.ts'
-const wired = readFileSync(MAIN, 'utf8').includes('assertProductionSafe')
+const MAIN = 'server/main.ts'
 const dirs: string[] = []
 const children: ChildProcess[] = []
 afterAll(() => {
@@ -50,7 +46,7 @@ function startServer(extra: Record<string, string>) {
   return { child, dataDir, exited, out: () => stdout, err: () => stderr }
 }
 
-describe.skipIf(!wired)('NODE_ENV=production start-up', () => {
+describe('NODE_ENV=production start-up', () => {
   it('refuses sandbox adapters, naming each and what switches it, before opening the database', async () => {
     const server = startServer({})
     expect(await server.exited).toBe(1)
