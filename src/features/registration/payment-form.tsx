@@ -3,6 +3,8 @@
  * one selected (PUT /select/{id}); a new one (POST /disbursement-type, which selects it): bank transfer (bank
  * from the list, 10-18 digit account), e-wallet (11 digits), cash card (12-25), cash pickup (Cebuana,
  * M Lhuillier). "Finish registration" (PUT /finish) completes the step once an account is selected.
+ * After registration (a failed payout brings the client back here) a change needs the SMS code: the server
+ * answers 422 payoutCodeRequired and the page asks for the code (payout-code-step.tsx).
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
@@ -22,6 +24,7 @@ import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields
 import { RadioGroupField, SelectField } from '../../ui/forms/select-field'
 import { FormFooter } from './form-footer'
 import { isStepMismatch, useFormErrors, useJourneyErrorText } from './form-support'
+import { isPayoutCodeRequired, PayoutCodeStep } from './payout-code-step'
 import { StepFrame } from './step-frame'
 import { useJourneyRefresh } from './use-journey-refresh'
 
@@ -81,7 +84,24 @@ function useInstitutions(parent: 'bank_account' | 'e-wallet', enabled: boolean) 
   })
 }
 
-function EntryList({ entries, onError }: { entries: DisbursementEntry[]; onError(e: unknown): void }) {
+/** A change the server wants confirmed with the SMS code (after registration): what to send again, with it. */
+export type PendingChange =
+  | { kind: 'add'; body: Payout; label: string }
+  | { kind: 'select'; id: number; label: string }
+
+function entryLabel(m: ReturnType<typeof useMessages>['journey']['payment'], entry: DisbursementEntry) {
+  return [m.methods[entry.type], entry.bankName, entry.accountNumber].filter(Boolean).join(' · ')
+}
+
+function EntryList({
+  entries,
+  onError,
+  onCodeRequired,
+}: {
+  entries: DisbursementEntry[]
+  onError(e: unknown): void
+  onCodeRequired(change: PendingChange): void
+}) {
   const m = useMessages().journey.payment
   const api = useApi()
   const queryClient = useQueryClient()
@@ -89,7 +109,12 @@ function EntryList({ entries, onError }: { entries: DisbursementEntry[]; onError
     mutationFn: (id: number) =>
       api.put<{ entries: DisbursementEntry[] }>(`/private/client/disbursement-type/select/${id}`),
     onSuccess: (answer) => queryClient.setQueryData(entriesKey, answer.entries),
-    onError,
+    onError: (error, id) => {
+      const entry = entries.find((e) => e.id === id)
+      if (isPayoutCodeRequired(error) && entry)
+        onCodeRequired({ kind: 'select', id, label: entryLabel(m, entry) })
+      else onError(error)
+    },
   })
   if (!entries.length) return <p className="reg-card__meta">{m.none}</p>
   return (
@@ -124,7 +149,7 @@ function EntryList({ entries, onError }: { entries: DisbursementEntry[]; onError
   )
 }
 
-function NewPayoutForm() {
+function NewPayoutForm({ onCodeRequired }: { onCodeRequired(change: PendingChange): void }) {
   const m = useMessages()
   const t = m.journey.payment
   const api = useApi()
@@ -151,7 +176,15 @@ function NewPayoutForm() {
       await queryClient.invalidateQueries({ queryKey: entriesKey })
       reset()
     } catch (error) {
-      fail(error, setError)
+      if (!isPayoutCodeRequired(error)) return fail(error, setError)
+      const institution = (values.type === 'ewallet' ? wallets : banks).data?.find(
+        (i) => 'bankId' in values && i.id === values.bankId,
+      )
+      const number = 'accountNumber' in values ? values.accountNumber : null
+      const provider = values.type === 'cash_pickup' ? t.providers[values.provider] : null
+      const label = [t.methods[values.type], institution?.name, number, provider].filter(Boolean).join(' · ')
+      onCodeRequired({ kind: 'add', body: values, label })
+      reset()
     }
   })
 
@@ -231,6 +264,15 @@ export function PaymentForm({ onCompleted }: { onCompleted?: () => void }) {
       ),
     )
   }
+  const queryClient = useQueryClient()
+  const [pending, setPending] = useState<PendingChange | null>(null)
+  const confirm = async (code: string) => {
+    if (!pending) return
+    if (pending.kind === 'add') await api.post('/private/client/disbursement-type', { ...pending.body, code })
+    else await api.put(`/private/client/disbursement-type/select/${pending.id}`, { code })
+    await queryClient.invalidateQueries({ queryKey: entriesKey })
+    setPending(null)
+  }
   const finish = useMutation({
     mutationFn: () => api.put('/private/client/finish'),
     onSuccess: () => refresh(),
@@ -241,7 +283,9 @@ export function PaymentForm({ onCompleted }: { onCompleted?: () => void }) {
     <StepFrame step="payment" title={m.titles.registration_payment} intro={t.intro}>
       <h2 className="reg-section-title">{t.saved}</h2>
       {entries.isPending ? <p aria-busy="true">{m.journey.common.loading}</p> : null}
-      {entries.data ? <EntryList entries={entries.data} onError={failed} /> : null}
+      {entries.data ? (
+        <EntryList entries={entries.data} onError={failed} onCodeRequired={setPending} />
+      ) : null}
       <FormError error={error} />
       {selected ? (
         <button
@@ -257,7 +301,16 @@ export function PaymentForm({ onCompleted }: { onCompleted?: () => void }) {
           {finish.isPending ? t.finishing : t.finish}
         </button>
       ) : null}
-      <NewPayoutForm />
+      {pending ? (
+        <PayoutCodeStep
+          key={pending.kind === 'add' ? pending.label : pending.id}
+          change={pending.label}
+          confirm={confirm}
+          onCancel={() => setPending(null)}
+        />
+      ) : (
+        <NewPayoutForm onCodeRequired={setPending} />
+      )}
     </StepFrame>
   )
 }
