@@ -28,6 +28,7 @@ import {
   readUploadConfig,
   recordFile,
   removeStored,
+  replaceSupportingDocument,
   retireIdPhoto,
   storeBytes,
   type UploadCategory,
@@ -86,9 +87,10 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
       const id = clientIdOf(c)
       const { uploadsDir, now } = deps(c)
       const storageName = await storeBytes(uploadsDir, checked.bytes)
+      let saved: Awaited<ReturnType<typeof replaceSupportingDocument>>
       try {
-        const row = await db(c).transaction((tx) =>
-          recordFile(tx, {
+        saved = await db(c).transaction((tx) =>
+          replaceSupportingDocument(tx, {
             clientId: id,
             category,
             kind,
@@ -98,11 +100,18 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
             now: now(),
           }),
         )
-        return ok(c, { id: row.id, type: row.kind, mime: row.mime, size: row.size }, 201)
       } catch (error) {
         await removeStored(uploadsDir, storageName)
         throw error
       }
+      // The replaced file goes once the new one is committed: a failed upload leaves the old one in place.
+      await removeStored(uploadsDir, saved.previous)
+      const { row } = saved
+      return ok(
+        c,
+        { id: row.id, type: row.kind, mime: row.mime, size: row.size, replaced: saved.previous !== null },
+        201,
+      )
     },
   })
 
