@@ -168,7 +168,10 @@ export function Calculator({
   const tabsShown = tabsOfferedIn(context).length > 1
   // A refused request is fixed on the sliders: the compact editor opens for it.
   const editorOpen = editing || refused
-  const pending = context.offerKey !== requestKeyOf(context)
+  // Busy only while an offer is on its way: a failed or refused request waits for the person, not the server.
+  const pending =
+    context.offerKey !== requestKeyOf(context) &&
+    (snapshot.matches({ ready: 'debouncing' }) || snapshot.matches({ ready: 'fetching' }))
   const offerPromo = pending ? null : ((context.offer as PricedOffer | null)?.promo ?? null)
   const showNote =
     extraNote && loggedIn && context.client.closedLoansCount > 0 && !context.client.hasActiveLoan
@@ -346,32 +349,33 @@ export function Calculator({
         {m.title}
       </h2>
       {tabsShown ? (
-        <>
-          <div className="calculator__tabs" role="tablist" aria-label={m.tabsLabel}>
-            {calculatorTabs.map((t) => (
-              <button
-                key={t}
-                id={tabId(t)}
-                type="button"
-                role="tab"
-                className="calculator__tab"
-                aria-selected={tab === t}
-                aria-controls={panelId}
-                tabIndex={tab === t ? 0 : -1}
-                onClick={() => actor.send({ type: 'TAB.SELECT', tab: t })}
-                onKeyDown={onTabKey}
-              >
-                {m.tabs[t]}
-              </button>
-            ))}
-          </div>
-          <div id={panelId} role="tabpanel" aria-labelledby={tabId(tab)} className="calculator__panel">
-            {panel}
-          </div>
-        </>
-      ) : (
-        <div className="calculator__panel">{panel}</div>
-      )}
+        <div className="calculator__tabs" role="tablist" aria-label={m.tabsLabel}>
+          {calculatorTabs.map((t) => (
+            <button
+              key={t}
+              id={tabId(t)}
+              type="button"
+              role="tab"
+              className="calculator__tab"
+              aria-selected={tab === t}
+              aria-controls={panelId}
+              tabIndex={tab === t ? 0 : -1}
+              onClick={() => actor.send({ type: 'TAB.SELECT', tab: t })}
+              onKeyDown={onTabKey}
+            >
+              {m.tabs[t]}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {/* The same element with or without tabs: the client's facts arriving must not remount the controls. */}
+      <div
+        id={panelId}
+        className="calculator__panel"
+        {...(tabsShown ? { role: 'tabpanel', 'aria-labelledby': tabId(tab) } : {})}
+      >
+        {panel}
+      </div>
     </section>
   )
 }

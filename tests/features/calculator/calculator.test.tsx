@@ -234,7 +234,10 @@ describe('<Calculator>', () => {
       </Harness>,
     )
     await waitFor(() => expect(stat('total')).not.toBeNull())
-    expect(calls.some((c) => c.startsWith('/private/client/arithmetic/offer/stl/'))).toBe(true)
+    // The visitor's offer stays on screen until the client's own is priced, 300 ms later.
+    await waitFor(() =>
+      expect(calls.some((c) => c.startsWith('/private/client/arithmetic/offer/stl/'))).toBe(true),
+    )
     // A client's tab is their history, not a choice (issue 13): no tabs, the repeat-client terms.
     expect(screen.queryByRole('tablist')).toBeNull()
     expect(screen.getByRole('slider', { name: 'Term' }).getAttribute('max')).toBe('60')
