@@ -7,7 +7,6 @@ import type { RouterContext } from '../router'
 import { ServerFailurePage } from '../ui/errors/server-failure-page'
 import { Layout } from '../ui/layout/layout'
 import { Notices } from '../ui/shell/notices'
-import { ProgressBar } from '../ui/shell/progress-bar'
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // The texts only some pages read (src/i18n/bundles.ts) are there before such a page renders.
@@ -27,7 +26,6 @@ function Root() {
   return (
     <>
       <HeadContent />
-      <ProgressBar />
       <Layout user={headerUser} singleLink={singleLink} onLogout={() => send({ type: 'LOGOUT' })}>
         {failure ? <ServerFailurePage status={failure.status} path={failure.path} /> : <Outlet />}
       </Layout>

@@ -9,6 +9,7 @@ export function ContactPage() {
     <article className="page">
       <PageHeader title={c.title} lead={c.lead} />
       <ContactBlocks
+        landmarks
         className="contact-blocks--cards"
         descriptions={{ care: c.careBody, collection: c.collectionBody }}
       />

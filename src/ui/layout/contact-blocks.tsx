@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import type { Contact } from '../../../domain/reference'
 import { useMessages } from '../../i18n/messages'
 import { useContacts } from '../errors/care-email'
@@ -15,6 +16,12 @@ export interface ContactBlocksProps {
   /** A line under each title saying what the team helps with. */
   descriptions?: Partial<Record<Group, string>>
   className?: string
+  /**
+   * Each team a named region (the contact page). The footer's copy stays plain headed groups: it is already
+   * inside the contentinfo landmark, and on /contact two regions named "Customer care" would be ambiguous
+   * (axe landmark-unique).
+   */
+  landmarks?: boolean
 }
 
 /**
@@ -22,8 +29,15 @@ export interface ContactBlocksProps {
  * GET /web/public/contact. While they load, placeholder lines of the same height keep the layout still;
  * if the call fails with 500+, the shell replaces the page with the full-page error anyway.
  */
-export function ContactBlocks({ headingLevel = 2, descriptions, className }: ContactBlocksProps) {
+export function ContactBlocks({
+  headingLevel = 2,
+  descriptions,
+  className,
+  landmarks = false,
+}: ContactBlocksProps) {
   const m = useMessages()
+  // Two copies on one page (the contact page and its footer) must not share ids.
+  const baseId = useId()
   const { data, isPending } = useContacts()
   const f = m.layout.footer
   const groups: { id: Group; title: string }[] = [
@@ -44,8 +58,12 @@ export function ContactBlocks({ headingLevel = 2, descriptions, className }: Con
           .filter((c): c is Contact => Boolean(c))
         const hours = entries.find((c) => c.hours)?.hours
         return (
-          <section key={group.id} className="contact-block" aria-labelledby={`contact-${group.id}`}>
-            <Heading id={`contact-${group.id}`} className="contact-block__title">
+          <section
+            key={group.id}
+            className="contact-block"
+            aria-labelledby={landmarks ? `${baseId}-${group.id}` : undefined}
+          >
+            <Heading id={`${baseId}-${group.id}`} className="contact-block__title">
               {group.title}
             </Heading>
             {descriptions?.[group.id] ? (

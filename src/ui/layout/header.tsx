@@ -3,6 +3,7 @@ import { useSelector } from '@xstate/react'
 import { useCallback, useRef } from 'react'
 import { useShell } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
+import { ProgressBar } from '../shell/progress-bar'
 import { displayName, type HeaderUser } from './account'
 import { AccountLinks, AccountMenu } from './account-menu'
 import { Logo } from './logo'
@@ -35,6 +36,8 @@ export function Header({ user, singleLink, onLogout, now }: HeaderProps) {
   return (
     <>
       <header className="site-header">
+        {/* Inside the banner landmark, like everything on the page (axe "region"); drawn fixed at the top. */}
+        <ProgressBar />
         <div className="site-header__inner container">
           <Logo label={m.layout.homeLink} brand={m.common.brand} />
           <nav className="site-header__nav" aria-label={m.layout.nav.label}>
