@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot'
 import { messageKeys, UUID_PATTERN } from './identity'
+import { safeString } from './safe-text'
 
 /** The cookie that keeps the lead id between pages: path '/', 259200 seconds (labelled days in the spec). */
 export const LEAD_COOKIE = 'leadId'
@@ -22,7 +23,7 @@ export const leadLinkPath = (leadId: string) =>
 
 /** A lead id: a UUID (random v4 for real leads), compared lower-cased. */
 export const leadIdSchema = v.pipe(
-  v.string(messageKeys.wrongFormat),
+  safeString(messageKeys.wrongFormat),
   v.trim(),
   v.regex(UUID_PATTERN, messageKeys.wrongFormat),
   v.toLowerCase(),

@@ -17,12 +17,13 @@ import {
   normalizeDocumentNumber,
   personNameSchema,
 } from './journey/fields'
+import { safeString } from './safe-text'
 
 export * from './affiliate-link'
 
 /** The Affiliate model of spec section 3. */
 const affiliateText = (max: number) =>
-  v.pipe(v.string(journeyMessageKeys.wrongFormat), v.trim(), v.maxLength(max))
+  v.pipe(safeString(journeyMessageKeys.wrongFormat), v.trim(), v.maxLength(max))
 export const affiliateSchema = v.object({
   partner: v.pipe(affiliateText(100), v.nonEmpty(journeyMessageKeys.required)),
   code: v.optional(affiliateText(100)),
@@ -34,7 +35,7 @@ export type Affiliate = v.InferOutput<typeof affiliateSchema>
 
 /** A birth date as the lead stores it: a real calendar date YYYY-MM-DD, not in the future (Asia/Manila). */
 const leadBirthDate = v.pipe(
-  v.string(journeyMessageKeys.wrongFormat),
+  safeString(journeyMessageKeys.wrongFormat),
   v.trim(),
   v.check(isCompleteDate, journeyMessageKeys.wrongFormat),
   v.check(
@@ -57,7 +58,7 @@ export const leadCreateSchema = v.pipe(
     middleName: v.optional(personNameSchema),
     lastName: v.optional(personNameSchema),
     documentType: v.optional(v.picklist(identityDocumentTypeCodes, journeyMessageKeys.wrongFormat)),
-    clientIdentificator: v.optional(v.pipe(v.string(journeyMessageKeys.wrongFormat), v.maxLength(32))),
+    clientIdentificator: v.optional(v.pipe(safeString(journeyMessageKeys.wrongFormat), v.maxLength(32))),
     dateOfBirth: v.optional(leadBirthDate),
     gender: v.optional(v.picklist(genders, journeyMessageKeys.wrongFormat)),
     civilStatus: v.optional(v.picklist(civilStatuses, journeyMessageKeys.wrongFormat)),

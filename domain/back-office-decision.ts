@@ -4,11 +4,12 @@
  * (src/features/admin) and PUT /private/back-office/application/{id}/decision validate with this one schema.
  */
 import * as v from 'valibot'
+import { safeMultilineString } from './safe-text'
 
 export const backOfficeDecisionSchema = v.object({
   decision: v.picklist(['approve', 'reject'], 'The decision is approve or reject.'),
   reason: v.pipe(
-    v.string('A reason is required.'),
+    safeMultilineString('A reason is required.'),
     v.trim(),
     v.minLength(3, 'A reason of at least 3 characters is required.'),
     v.maxLength(500, 'At most 500 characters.'),

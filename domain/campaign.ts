@@ -3,6 +3,7 @@
  * application, then removed.
  */
 import * as v from 'valibot'
+import { safeString } from './safe-text'
 
 export const campaignParams = [
   'gclid',
@@ -37,7 +38,7 @@ export function campaignFromSearch(search: string): Campaign | null {
  * The campaign a request may carry (sign-up stores it with the client): only the known parameters, each up to
  * 200 characters; unknown keys are dropped, so a caller cannot store arbitrary data through it.
  */
-const param = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200)))
+const param = v.optional(v.pipe(safeString(), v.trim(), v.maxLength(200)))
 export const campaignSchema = v.object({
   gclid: param,
   utm_partner: param,

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot'
 import { campaignSchema } from './campaign'
+import { safeString } from './safe-text'
 
 export const messageKeys = {
   required: 'error-required',
@@ -21,7 +22,7 @@ export const messageKeys = {
 } as const
 
 const required = (schema: v.GenericSchema<string, string>) =>
-  v.pipe(v.string(messageKeys.required), v.trim(), v.nonEmpty(messageKeys.required), schema)
+  v.pipe(safeString(messageKeys.required), v.trim(), v.nonEmpty(messageKeys.required), schema)
 
 /** What people type or paste between the digits of a number: spaces, dashes, dots, parentheses. */
 const PHONE_SEPARATORS = /[\s.()\-\u2010-\u2015]/g
@@ -98,7 +99,7 @@ export const signUpSchema = v.pipe(
       privacy: v.literal(true, messageKeys.required),
       marketing: v.optional(v.boolean(), false),
     }),
-    captchaToken: v.optional(v.pipe(v.string(), v.maxLength(4096))),
+    captchaToken: v.optional(v.pipe(safeString(), v.maxLength(4096))),
     deviceId: v.optional(deviceIdSchema),
     campaign: v.optional(campaignSchema),
     /** The affiliate lead the visitor came with (the leadId cookie); linked to the new client and closed. */
@@ -121,9 +122,9 @@ export const signUpSchema = v.pipe(
 )
 export type SignUp = v.InferOutput<typeof signUpSchema>
 
-const captchaToken = v.optional(v.pipe(v.string(), v.maxLength(4096)))
+const captchaToken = v.optional(v.pipe(safeString(), v.maxLength(4096)))
 const loginPassword = v.pipe(
-  v.string(messageKeys.required),
+  safeString(messageKeys.required),
   v.nonEmpty(messageKeys.required),
   v.maxLength(128),
 )

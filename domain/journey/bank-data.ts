@@ -4,16 +4,17 @@
  * schema in server/http/routes/verification.ts, which should import this one (see the journey-ui report).
  */
 import * as v from 'valibot'
+import { safeString } from '../safe-text'
 
 const credential = v.pipe(
-  v.string('error-required'),
+  safeString('error-required'),
   v.nonEmpty('error-required'),
   v.maxLength(128, 'error-wrong-format'),
 )
 
 export const bankDataImportSchema = v.object({
   bank: v.pipe(
-    v.string('error-required'),
+    safeString('error-required'),
     v.nonEmpty('error-required'),
     v.maxLength(64, 'error-wrong-format'),
   ),

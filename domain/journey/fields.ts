@@ -7,6 +7,8 @@
  */
 import * as v from 'valibot'
 import { emailSchema, mobilePhoneSchema } from '../identity'
+import { INT4_ID_MAX, idNumber } from '../ids'
+import { safeString } from '../safe-text'
 
 export const journeyMessageKeys = {
   required: 'error-required',
@@ -82,7 +84,7 @@ export function birthDateSchema(options: AgeOptions = {}) {
   const min = options.minAge ?? AGE_LIMITS.min
   const max = options.maxAge ?? AGE_LIMITS.max
   return v.pipe(
-    v.string(k.required),
+    safeString(k.required),
     v.trim(),
     v.nonEmpty(k.required),
     v.check(isCompleteDate, k.wrongFormat),
@@ -97,7 +99,7 @@ export function birthDateSchema(options: AgeOptions = {}) {
 export function expiryDateSchema(options: DateRuleOptions = {}) {
   const now = options.now ?? (() => new Date())
   return v.pipe(
-    v.string(k.expiryFormat),
+    safeString(k.expiryFormat),
     v.trim(),
     v.check(isCompleteDate, k.expiryFormat),
     v.check((value) => {
@@ -112,7 +114,7 @@ export function expiryDateSchema(options: DateRuleOptions = {}) {
 /** Letters (accents and ñ included), words separated by a space, dot, hyphen or apostrophe; up to 50. */
 export const PERSON_NAME = /^\p{L}+(?:(?:[.'-]\s?|\s)\p{L}+)*\.?$/u
 export const personNameSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.maxLength(50, k.personName),
@@ -171,7 +173,7 @@ export const employmentTypesWithoutCompany = ['student', 'homemaker', 'unemploye
 /** Letters, digits, spaces and the punctuation company names use; up to 50. */
 export const COMPANY_NAME = /^[\p{L}\d .,&'()/#@+-]{1,50}$/u
 export const companyNameSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.regex(COMPANY_NAME, k.wrongFormat),
@@ -179,7 +181,7 @@ export const companyNameSchema = v.pipe(
 
 /** Income in whole pesos: 1 to 6 digits, no leading zero. The output is the number of pesos. */
 export const incomeSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.regex(/^[1-9]\d{0,5}$/, k.invalidFinance),
@@ -187,7 +189,7 @@ export const incomeSchema = v.pipe(
 )
 /** A finance amount in whole pesos: at least 4 characters, up to 6 digits. */
 export const financeAmountSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.regex(/^\d{4,6}$/, k.invalidFinance),
@@ -197,7 +199,7 @@ export const financeAmountSchema = v.pipe(
 export const employmentSchema = v.pipe(
   v.object({
     employmentType: v.picklist(employmentTypes, k.required),
-    companyName: v.optional(v.pipe(v.string(), v.trim())),
+    companyName: v.optional(v.pipe(safeString(), v.trim())),
     monthlyIncome: incomeSchema,
     monthlyExpenses: financeAmountSchema,
   }),
@@ -232,7 +234,7 @@ export const relations = ['parent', 'sibling', 'spouse', 'child', 'relative', 'f
 
 /** At least two words, each a person name. */
 export const fullNameSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.maxLength(100, k.fullName),
@@ -261,7 +263,7 @@ export type Reference = v.InferOutput<typeof referenceSchema>
 // ---------------------------------------------------------------------------------------------------- address
 
 const psgcCode = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.regex(/^\d{10}$/, k.invalidAddress),
@@ -269,7 +271,7 @@ const psgcCode = v.pipe(
 /** Letters, digits, spaces and . , - # / ' ( ); up to 50. */
 export const STREET = /^[\p{L}\d .,#/'()-]{1,50}$/u
 export const streetSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.trim(),
   v.nonEmpty(k.required),
   v.regex(STREET, k.invalidAddress),
@@ -294,7 +296,9 @@ export type Address = v.InferOutput<typeof addressSchema>
 export const geoSchema = v.object({
   latitude: v.pipe(v.number(k.wrongFormat), v.minValue(-90, k.wrongFormat), v.maxValue(90, k.wrongFormat)),
   longitude: v.pipe(v.number(k.wrongFormat), v.minValue(-180, k.wrongFormat), v.maxValue(180, k.wrongFormat)),
-  accuracy: v.optional(v.pipe(v.number(k.wrongFormat), v.minValue(0, k.wrongFormat))),
+  accuracy: v.optional(
+    v.pipe(v.number(k.wrongFormat), v.finite(k.wrongFormat), v.minValue(0, k.wrongFormat)),
+  ),
 })
 export type Geo = v.InferOutput<typeof geoSchema>
 
@@ -350,8 +354,8 @@ export function makeIdentityDocumentSchema(options: DateRuleOptions = {}) {
   return v.pipe(
     v.object({
       documentType: v.picklist(identityDocumentTypeCodes, k.required),
-      documentNumber: v.pipe(v.string(k.required), v.maxLength(32, k.wrongFormat)),
-      expiryDate: v.optional(v.union([v.literal(''), v.string()])),
+      documentNumber: v.pipe(safeString(k.required), v.maxLength(32, k.wrongFormat)),
+      expiryDate: v.optional(v.union([v.literal(''), safeString()])),
     }),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const { documentType, documentNumber, expiryDate } = dataset.value
@@ -400,26 +404,27 @@ export const cashPickupProviders = ['cebuana', 'm_lhuillier'] as const
 
 /** Bank account ("iban" field): 10 to 18 digits, spaces and dashes ignored. */
 export const bankAccountSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.transform((value) => value.replace(/[\s-]/g, '')),
   v.nonEmpty(k.required),
   v.regex(/^\d{10,18}$/, k.disbursementNumber),
 )
 /** E-wallet account: the 11-digit mobile number the wallet is registered to. */
 export const ewalletNumberSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.transform((value) => value.replace(/[\s-]/g, '')),
   v.nonEmpty(k.required),
   v.regex(/^\d{11}$/, k.incorrectEwallet),
 )
 /** Cash card: 12 to 25 letters or digits. */
 export const cashCardSchema = v.pipe(
-  v.string(k.required),
+  safeString(k.required),
   v.transform((value) => value.replace(/[\s-]/g, '').toUpperCase()),
   v.nonEmpty(k.required),
   v.regex(/^[A-Z\d]{12,25}$/, k.disbursementNumber),
 )
-const institutionId = v.pipe(v.number(k.required), v.integer(k.required), v.minValue(1, k.required))
+/** institution.id is an `integer` column: a bank id beyond it is a violation, not a failed query. */
+const institutionId = idNumber(INT4_ID_MAX, k.required)
 
 export const payoutSchema = v.variant(
   'type',

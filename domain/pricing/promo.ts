@@ -5,10 +5,11 @@
  */
 import * as v from 'valibot'
 import { type ClientKind, clientKinds } from '../offer'
+import { safeString } from '../safe-text'
 
 /** Spec section 9: 3 to 10 characters. Case-insensitive: 'summer25' and 'SUMMER25' are the same code. */
 export const promoCodeSchema = v.pipe(
-  v.string('Enter a promo code.'),
+  safeString('Enter a promo code.'),
   v.trim(),
   v.toUpperCase(),
   v.regex(/^[A-Z0-9]{3,10}$/, 'A promo code is 3 to 10 letters or digits.'),

@@ -6,14 +6,26 @@ export interface Violation {
   message: string
 }
 
+/**
+ * Valibot's default messages end with the value received (`Invalid type: Expected Object but received
+ * "0917..."`): whichever schema produced a violation, its message never echoes the input.
+ */
+const withoutReceived = (violation: Violation): Violation => {
+  const at = violation.message.indexOf(' but received ')
+  return at === -1 ? violation : { ...violation, message: violation.message.slice(0, at) }
+}
+
 export class ApiError extends Error {
+  readonly violations: Violation[]
+
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 415 | 422 | 429 | 500 | 502 | 503,
     readonly code: string,
     message: string,
-    readonly violations: Violation[] = [],
+    violations: Violation[] = [],
   ) {
     super(message)
+    this.violations = violations.map(withoutReceived)
     this.name = 'ApiError'
   }
 }

@@ -6,6 +6,7 @@
 import { and, count, desc, eq } from 'drizzle-orm'
 import * as v from 'valibot'
 import type { JourneyEvent } from '../../../domain/journey/client-journey.machine'
+import { safeString } from '../../../domain/safe-text'
 import { bankDataAttempt, identityDocument, verificationSession } from '../../db/schema-journey'
 import { assertJourneyAccepts, JourneyStepMismatch, journeyTransaction } from '../../services/journey/journey'
 import { findProfile } from '../../services/journey/registration'
@@ -70,17 +71,17 @@ async function failedLogins(dbx: Parameters<typeof findProfile>[0], clientId: nu
 
 const importSchema = v.object({
   bank: v.pipe(
-    v.string('error-required'),
+    safeString('error-required'),
     v.nonEmpty('error-required'),
     v.maxLength(64, 'error-wrong-format'),
   ),
   login: v.pipe(
-    v.string('error-required'),
+    safeString('error-required'),
     v.nonEmpty('error-required'),
     v.maxLength(128, 'error-wrong-format'),
   ),
   password: v.pipe(
-    v.string('error-required'),
+    safeString('error-required'),
     v.nonEmpty('error-required'),
     v.maxLength(128, 'error-wrong-format'),
   ),
@@ -140,7 +141,7 @@ export const verificationRoutes: AnyRoute[] = [
       'The decision on a session: approved moves to kontomatik, declined to reject_page, resubmission stays',
     tags: ['verification'],
     access: 'client',
-    params: v.object({ id: v.pipe(v.string(), v.uuid('Must be a session id.')) }),
+    params: v.object({ id: v.pipe(safeString(), v.uuid('Must be a session id.')) }),
     handler: async (c, { params }) => {
       const id = clientIdOf(c)
       const { identityVerification, now } = deps(c)
