@@ -4,6 +4,8 @@
  */
 import * as v from 'valibot'
 import { codeBodySchema, userLoginSchema } from '../../../domain/identity'
+import { idString } from '../../../domain/ids'
+import { safeString } from '../../../domain/safe-text'
 import { clearToken, clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
 import {
@@ -33,7 +35,7 @@ import { type AnyRoute, defineRoute } from '../route'
 import { db, deliverCode, deps, refreshToken, tryDeliverCode } from './identity'
 
 const idParam = v.object({
-  id: v.pipe(v.string(), v.regex(/^[1-9]\d{0,15}$/, 'Must be a positive whole number.'), v.transform(Number)),
+  id: idString(),
 })
 
 const userSchema = v.object({
@@ -190,7 +192,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
     access: 'user',
     paginated: true,
     query: v.object({
-      recipient: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.maxLength(254))),
+      recipient: v.optional(v.pipe(safeString(), v.trim(), v.toLowerCase(), v.maxLength(254))),
       page: pageNumber('1', 1_000_000),
       perPage: pageNumber('50', 200),
     }),

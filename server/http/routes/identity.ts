@@ -22,6 +22,7 @@ import {
   recoverPasswordSchema,
   signUpSchema,
 } from '../../../domain/identity'
+import { safeString } from '../../../domain/safe-text'
 import { hashPassword } from '../../auth/passwords'
 import { clearToken, clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
 import { assertHuman, CAPTCHA_SAFE_SCORE } from '../../providers/captcha'
@@ -222,7 +223,7 @@ export const identityRoutes: AnyRoute[] = [
     access: 'public',
     params: v.object({
       key: v.picklist(['email', 'phone'], 'Must be email or phone.'),
-      value: v.pipe(v.string(), v.maxLength(254, messageKeys.wrongFormat)),
+      value: v.pipe(safeString(), v.maxLength(254, messageKeys.wrongFormat)),
     }),
     response: v.object({ available: v.boolean() }),
     handler: async (c, { params }) => {

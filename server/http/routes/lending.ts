@@ -9,8 +9,10 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import { backOfficeDecisionSchema } from '../../../domain/back-office-decision'
 import { campaignParams } from '../../../domain/campaign'
+import { idString } from '../../../domain/ids'
 import { offerSchema } from '../../../domain/offer'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
+import { safeString } from '../../../domain/safe-text'
 import { loanDocument } from '../../db/schema-lending'
 import { clientAccount } from '../../services/identity/clients'
 import { assertCode, checkCode } from '../../services/identity/codes'
@@ -39,11 +41,7 @@ import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 import { clientIdOf, currentClient, db, deps } from './journey'
 
-const positiveId = v.pipe(
-  v.string(),
-  v.regex(/^[1-9]\d{0,14}$/, 'Must be a positive whole number.'),
-  v.transform(Number),
-)
+const positiveId = idString()
 const idParams = v.object({ id: positiveId })
 const applicationIdParams = v.object({ applicationId: positiveId })
 
@@ -66,11 +64,11 @@ const termBody = v.object({
   ),
   unit: v.optional(v.literal('day', 'The term unit is day.'), 'day'),
 })
-const shortText = v.pipe(v.string(), v.maxLength(200, 'At most 200 characters.'))
+const shortText = v.pipe(safeString(), v.maxLength(200, 'At most 200 characters.'))
 const consentsBody = v.object({ acceptBorrowersAdvantagePackageFee: v.boolean('Must be true or false.') })
 
 const affiliateBody = v.pipe(
-  v.record(v.string(), shortText),
+  v.record(safeString(), shortText),
   v.check(
     (r) => Object.keys(r).every((k) => (campaignParams as readonly string[]).includes(k)),
     'Unknown campaign parameter.',
@@ -88,13 +86,13 @@ export const createApplicationSchema = v.object({
   consents: v.optional(consentsBody, { acceptBorrowersAdvantagePackageFee: true }),
   promoCode: v.optional(promoCodeSchema),
   iovation: v.optional(
-    v.object({ ioBB: v.pipe(v.string(), v.maxLength(8192, 'The blackbox is too long.')) }),
+    v.object({ ioBB: v.pipe(safeString(), v.maxLength(8192, 'The blackbox is too long.')) }),
   ),
   affiliate: v.optional(affiliateBody),
   hotjarUserId: v.optional(shortText),
-  seonSession: v.optional(v.pipe(v.string(), v.maxLength(8192, 'The session is too long.'))),
+  seonSession: v.optional(v.pipe(safeString(), v.maxLength(8192, 'The session is too long.'))),
   juicySessionId: v.optional(shortText),
-  marketing: v.optional(v.record(v.string(), shortText)),
+  marketing: v.optional(v.record(v.pipe(safeString(), v.maxLength(64, 'At most 64 characters.')), shortText)),
 })
 
 const changeSchema = v.pipe(
@@ -434,7 +432,7 @@ export const lendingRoutes: AnyRoute[] = [
     access: 'client',
     params: idParams,
     body: v.object({
-      code: v.optional(v.pipe(v.string(), v.regex(/^\d{3}$/, 'error-verification-code'))),
+      code: v.optional(v.pipe(safeString(), v.regex(/^\d{3}$/, 'error-verification-code'))),
     }),
     handler: async (c, { params, body }) => {
       const { secrets, messaging, now } = deps(c)

@@ -4,10 +4,12 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../../../domain/calculator-config'
+import { idString } from '../../../domain/ids'
 import { offerSchema } from '../../../domain/offer'
 import { pricingConfigShapeSchema } from '../../../domain/pricing/config'
 import { manilaDate } from '../../../domain/pricing/manila-date'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
+import { safeMultilineString, safeString } from '../../../domain/safe-text'
 import { findClient } from '../../services/identity/clients'
 import { lendingFacts } from '../../services/lending/applications'
 import {
@@ -28,16 +30,16 @@ import { notFound } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 
 const centavosParam = v.pipe(
-  v.string(),
+  safeString(),
   v.regex(/^\d{1,12}$/, 'The amount must be a whole number of centavos.'),
   v.transform(Number),
 )
 const daysParam = v.pipe(
-  v.string(),
+  safeString(),
   v.regex(/^\d{1,4}$/, 'The term must be a whole number of days.'),
   v.transform(Number),
 )
-const idParam = v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'The id must be a number.'), v.transform(Number))
+const idParam = idString(undefined, 'The id must be a number.')
 
 /** The optional borrowers advantage package is accepted by default (spec section 9) unless turned off. */
 const optionalFeeQuery = v.optional(
@@ -52,7 +54,7 @@ const optionalFeeQuery = v.optional(
 )
 const promoQuery = v.optional(
   v.pipe(
-    v.string(),
+    safeString(),
     v.trim(),
     v.transform((s) => s || undefined),
     v.optional(promoCodeSchema),
@@ -265,7 +267,10 @@ export const pricingRoutes: AnyRoute[] = [
     tags: ['config', 'back-office'],
     access: 'user',
     params: v.object({ key: v.picklist(['calculator', 'pricing']) }),
-    body: v.object({ value: v.unknown(), note: v.optional(v.pipe(v.string(), v.maxLength(500)), '') }),
+    body: v.object({
+      value: v.unknown(),
+      note: v.optional(v.pipe(safeMultilineString(), v.maxLength(500)), ''),
+    }),
     handler: async (c, { params, body }) => {
       const saved = await saveLendingConfig(c.get('deps').database.db, params.key, body.value, body.note)
       return ok(c, saved)

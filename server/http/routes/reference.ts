@@ -10,6 +10,7 @@ import {
   institutionSchema,
   psgcCodePattern,
 } from '../../../domain/reference'
+import { safeString } from '../../../domain/safe-text'
 import { lendingConfig } from '../../services/pricing'
 import {
   type GeoPage,
@@ -28,11 +29,11 @@ import { notFound } from '../errors'
 import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'
 
-const psgcCode = v.pipe(v.string(), v.regex(psgcCodePattern, 'Must be a 10-digit PSGC code.'))
+const psgcCode = v.pipe(safeString(), v.regex(psgcCodePattern, 'Must be a 10-digit PSGC code.'))
 
 /** Search and paging shared by the PSGC lists. A select shows at most 1000 options at once. */
 const geoPaging = {
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Must be at most 100 characters.'))),
+  q: v.optional(v.pipe(safeString(), v.trim(), v.maxLength(100, 'Must be at most 100 characters.'))),
   page: pageNumber('1', 1_000_000),
   perPage: pageNumber('500', 1000),
 }
@@ -91,7 +92,7 @@ export const referenceRoutes: AnyRoute[] = [
     access: 'public',
     params: v.object({
       path: v.pipe(
-        v.string(),
+        safeString(),
         v.regex(/^[a-z][a-z0-9-]{0,63}$/, 'Must be a list name such as civil-status.'),
       ),
     }),
