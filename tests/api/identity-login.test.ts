@@ -78,37 +78,59 @@ describe('client login, sessions and credential changes', () => {
       expect(answer.body.response.code).toBe('captchaFailed')
     })
 
-    it('locks an account for 15 minutes after 5 failures, from any address, even with the right password', async () => {
+    it('locks a stranger out of an account for 15 minutes after 5 failures, even with the right password', async () => {
       const bob = await signUp(t)
+      const stranger = `stranger-${Date.now()}`
+      const address = newAddress()
       for (let i = 0; i < 5; i++) {
-        expect((await login(t, bob.email, 'wrong123', { deviceId: bob.deviceId })).status).toBe(401)
+        expect((await login(t, bob.email, 'wrong123', { deviceId: stranger, address })).status).toBe(401)
       }
-      const locked = await login(t, bob.phone, PASSWORD, { deviceId: bob.deviceId })
+      const locked = await login(t, bob.phone, PASSWORD, { deviceId: stranger, address })
       expect(locked.status).toBe(429)
       expect(locked.body.response.code).toBe('tooManyAttempts')
+      const wait = Number(locked.res.headers.get('retry-after'))
+      expect(wait).toBeGreaterThan(14 * 60)
+      expect(wait).toBeLessThanOrEqual(15 * 60)
+      // The same device from another address, and another device from the same address, are locked out too.
+      expect(
+        (await login(t, bob.phone, PASSWORD, { deviceId: stranger, address: newAddress() })).status,
+      ).toBe(429)
+      expect((await login(t, bob.phone, PASSWORD, { deviceId: `other-${Date.now()}`, address })).status).toBe(
+        429,
+      )
+      // The owner's own device is not (tests/api/identity-abuse.test.ts has the whole story).
+      expect((await login(t, bob.phone, PASSWORD, { deviceId: bob.deviceId, address })).body.data.mfa).toBe(
+        false,
+      )
       const start = Date.now()
       t.setClock(() => new Date(start + 16 * 60_000))
       try {
-        const later = await login(t, bob.phone, PASSWORD, { deviceId: bob.deviceId })
+        const later = await login(t, bob.phone, PASSWORD, { deviceId: stranger, address })
         expect(later.status).toBe(200)
-        expect(later.body.data.mfa).toBe(false)
+        // A device the client has not used: the second factor, not a lock.
+        expect(later.body.data.mfa).toBe(true)
       } finally {
         t.setClock(() => new Date())
       }
     })
 
-    it('locks an address after 20 failures, whatever accounts it tries', async () => {
+    it('locks an address after 20 failures, whatever accounts it tries; known devices there still log in', async () => {
       const address = newAddress()
       for (let i = 0; i < 20; i++) {
         expect((await login(t, newEmail('ghost'), 'wrong123', { address })).status).toBe(401)
       }
-      const fromThere = await login(t, alice.phone, PASSWORD, { deviceId: alice.deviceId, address })
-      expect(fromThere.status).toBe(429)
+      const unknown = await login(t, alice.phone, PASSWORD, { deviceId: `new-${Date.now()}`, address })
+      expect(unknown.status).toBe(429)
+      expect(Number(unknown.res.headers.get('retry-after'))).toBeGreaterThan(0)
       const elsewhere = await login(t, alice.phone, PASSWORD, {
-        deviceId: alice.deviceId,
+        deviceId: `new-${Date.now()}`,
         address: newAddress(),
       })
       expect(elsewhere.status).toBe(200)
+      // Many borrowers share one carrier-grade NAT address: a device the account trusts is not locked by it.
+      const known = await login(t, alice.phone, PASSWORD, { deviceId: alice.deviceId, address })
+      expect(known.status).toBe(200)
+      expect(known.body.data.mfa).toBe(false)
     })
   })
 

@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import { codeBodySchema, userLoginSchema } from '../../../domain/identity'
 import { idString } from '../../../domain/ids'
 import { safeString } from '../../../domain/safe-text'
-import { clearToken, clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
+import { clearToken, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
 import {
   CLIENT_ACTIVE,
@@ -16,7 +16,7 @@ import {
   setStatus,
 } from '../../services/identity/clients'
 import { assertCode, checkCode } from '../../services/identity/codes'
-import { hashDevice, isTrusted, trustDevice } from '../../services/identity/devices'
+import { isTrusted, trustDevice } from '../../services/identity/devices'
 import { listOutbox } from '../../services/identity/outbox'
 import {
   completeMfa,
@@ -32,7 +32,7 @@ import { ok, okPage } from '../envelope'
 import { ApiError, notFound } from '../errors'
 import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'
-import { db, deliverCode, deps, refreshToken, tryDeliverCode } from './identity'
+import { db, deliverCode, deps, refreshToken, requesterOf, tryDeliverCode, withRetryAfter } from './identity'
 
 const idParam = v.object({
   id: idString(),
@@ -60,8 +60,12 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
       const { captcha, secrets, logger, now } = deps(c)
       await assertHuman(captcha, body.captchaToken, 'user_login')
       const at = now()
-      const row = await authenticateUser(db(c), body.email, body.password, clientAddress(c), at)
-      const deviceHash = hashDevice(deviceIdOf(c, body.deviceId))
+      const requester = await requesterOf(c, body.deviceId)
+      const { deviceHash } = requester
+      // Wrong passwords lock the requester that typed them; a device the user trusts keeps its own budget.
+      const row = await withRetryAfter(c, () =>
+        authenticateUser(db(c), body.email, body.password, requester, at),
+      )
       const trusted = await isTrusted(db(c), 'user', row.id, deviceHash)
       const opened = await openSession(
         db(c),
@@ -75,12 +79,11 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
         logger.info({ userId: row.id, event: 'user.login' }, 'back-office user logged in')
         return ok(c, { mfa: false, user: userView(row) })
       }
-      const sent = await tryDeliverCode(c, {
-        purpose: 'login_mfa',
-        channel: 'email',
-        target: row.email,
-        owner: userAccount(row.id),
-      })
+      const sent = await tryDeliverCode(
+        c,
+        { purpose: 'login_mfa', channel: 'email', target: row.email, owner: userAccount(row.id) },
+        { deviceId: body.deviceId },
+      )
       logger.info({ userId: row.id, event: 'user.login_mfa' }, 'back-office login from a new device')
       return ok(c, { mfa: true, user: null, nextCodeAt: sent.nextCodeAt?.toISOString() ?? null })
     },

@@ -13,7 +13,7 @@ import { consumeLink, findLiveLink, linkInvalid } from '../../services/identity/
 import { ok } from '../envelope'
 import { ApiError } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
-import { db, deliverCode, deps, limitPublicCodes } from './identity'
+import { db, deliverCode, deps } from './identity'
 
 async function linkedClient(c: Parameters<typeof db>[0], leadId: string) {
   const link = await findLiveLink(db(c), leadId, deps(c).now())
@@ -34,7 +34,6 @@ export const singleLinkRoutes: AnyRoute[] = [
     body: singleLinkOtpSchema,
     handler: async (c, { body }) => {
       await assertHuman(deps(c).captcha, body.captchaToken, 'lead_otp')
-      await limitPublicCodes(c)
       const { row } = await linkedClient(c, body.leadId)
       const sent = await deliverCode(c, {
         purpose: 'single_link',

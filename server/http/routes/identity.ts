@@ -44,8 +44,8 @@ import {
   setPhone,
   signUp,
 } from '../../services/identity/clients'
-import { assertCode, checkCode, nextCodeAllowedAt } from '../../services/identity/codes'
-import { hashDevice, isTrusted, trustDevice, trustedCount } from '../../services/identity/devices'
+import { assertCode, checkCode } from '../../services/identity/codes'
+import { hashDevice, isKnownTo, trustDevice, trustedCount } from '../../services/identity/devices'
 import { checkPasswordThrottled, clearAccountFailures } from '../../services/identity/login'
 import { type SendCode, type SentCode, sendCode, sendNotice } from '../../services/identity/messages'
 import {
@@ -55,15 +55,23 @@ import {
   refreshSession,
   revokeAllSessions,
   revokeSession,
+  sessionDevice,
 } from '../../services/identity/sessions'
-import { limitPerAddress } from '../../services/identity/throttle'
+import { bucketFor, limitPerAddress, limitRequests, RateLimited } from '../../services/identity/throttle'
 import type { AppEnv } from '../context'
-import { ok } from '../envelope'
+import { ok, setHeader } from '../envelope'
 import { ApiError, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
 
-/** Public code requests (sign-up included) per address and hour: SMS pumping costs real money. */
+/**
+ * Anonymous code requests from unknown devices (sign-ups too) per address and hour, and per address and day:
+ * SMS pumping costs real money, and one caller must not spray numbers. Known devices are exempt (many
+ * borrowers share one carrier-grade NAT address).
+ */
 export const PUBLIC_CODES_PER_ADDRESS_HOUR = 30
+export const PUBLIC_CODES_PER_ADDRESS_DAY = 100
+/** The same per device id (a header anyone can change, so only the address cap really binds a determined caller). */
+export const PUBLIC_CODES_PER_DEVICE_HOUR = 10
 /** Availability checks per address in 10 minutes: enough for a form, too few to walk a number range. */
 export const CHECKS_PER_ADDRESS = 60
 /** A login after this many recent failures on the account needs the second factor. */
@@ -72,11 +80,72 @@ export const RISKY_AFTER_FAILURES = 2
 export const deps = (c: Context<AppEnv>) => c.get('deps')
 export const db = (c: Context<AppEnv>) => c.get('deps').database.db
 
-/** Issues and sends a code; the code itself never leaves this call except through the provider. */
-export const deliverCode = (c: Context<AppEnv>, input: SendCode) => {
-  const { database, messaging, secrets, now } = deps(c)
-  return sendCode(database.db, messaging, secrets.codeKey, input, now())
+/** Runs `work`; a limit reached (RateLimited) also sets `Retry-After` on the 429 the error handler answers. */
+export async function withRetryAfter<T>(c: Context<AppEnv>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof RateLimited) setHeader(c, 'retry-after', String(error.retryAfter))
+    throw error
+  }
 }
+
+/**
+ * The caller's device (sha256 of its id): on a private call the device its session was opened from, else the
+ * `x-device-id` header or the body's `deviceId`.
+ */
+export async function requesterDevice(c: Context<AppEnv>, fromBody?: string): Promise<string | null> {
+  const principal = c.get('principal')
+  if (principal) return sessionDevice(db(c), principal.sessionId)
+  return hashDevice(deviceIdOf(c, fromBody))
+}
+
+/** The caller's address and device, as the failed-login limits key them. */
+export const requesterOf = async (c: Context<AppEnv>, fromBody?: string) => ({
+  address: clientAddress(c),
+  deviceHash: await requesterDevice(c, fromBody),
+})
+
+/** The per-address and per-device caps on anonymous code requests from devices the owner does not trust. */
+async function limitAnonymousCodes(c: Context<AppEnv>, deviceHash: string | null) {
+  const address = clientAddress(c)
+  const limits = [
+    { bucket: bucketFor('addr:public-code', address), max: PUBLIC_CODES_PER_ADDRESS_HOUR },
+    {
+      bucket: bucketFor('addr:public-code-day', address),
+      max: PUBLIC_CODES_PER_ADDRESS_DAY,
+      windowMinutes: 1440,
+    },
+  ]
+  if (deviceHash)
+    limits.push({ bucket: bucketFor('dev:public-code', deviceHash), max: PUBLIC_CODES_PER_DEVICE_HOUR })
+  await limitRequests(db(c), limits, 60, deps(c).now())
+}
+
+/**
+ * Issues and sends a code under the limits of its requester: a device the owner trusts has the owner's own
+ * per-target budget; anyone else shares the strangers' budget, and an anonymous one is capped per address and
+ * device too. The code itself never leaves this call except through the provider.
+ */
+async function issueAndSend(c: Context<AppEnv>, input: SendCode, options: DeliverOptions = {}) {
+  const { database, messaging, secrets, now } = deps(c)
+  const deviceHash = await requesterDevice(c, options.deviceId)
+  const requesterKnown = Boolean(input.owner) && (await isKnownTo(db(c), input.owner!, deviceHash))
+  if (!requesterKnown && !c.get('principal') && !options.addressCapped)
+    await limitAnonymousCodes(c, deviceHash)
+  return sendCode(database.db, messaging, secrets.codeKey, { ...input, requesterKnown }, now())
+}
+
+export interface DeliverOptions {
+  /** The body's `deviceId`, where the route takes one. */
+  deviceId?: string
+  /** The route already counted this request against the per-address cap (sign-up). */
+  addressCapped?: boolean
+}
+
+/** Issues and sends a code; a limit reached answers 429 with `Retry-After`. */
+export const deliverCode = (c: Context<AppEnv>, input: SendCode, options?: DeliverOptions) =>
+  withRetryAfter(c, () => issueAndSend(c, input, options))
 
 /**
  * Like deliverCode, but a limit reached is not an error (a login must still answer): the answer then says when
@@ -85,18 +154,22 @@ export const deliverCode = (c: Context<AppEnv>, input: SendCode) => {
 export async function tryDeliverCode(
   c: Context<AppEnv>,
   input: SendCode,
+  options?: DeliverOptions,
 ): Promise<{ nextCodeAt: Date | null }> {
   try {
-    return await deliverCode(c, input)
+    return await issueAndSend(c, input, options)
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 429) throw error
+    if (!(error instanceof RateLimited)) throw error
     if (error.code !== 'codeMinuteLimit') return { nextCodeAt: null }
-    return { nextCodeAt: await nextCodeAllowedAt(db(c), input.target, deps(c).now()) }
+    return { nextCodeAt: new Date(deps(c).now().getTime() + error.retryAfter * 1000) }
   }
 }
 
+/** Sign-ups per address: each one creates an account and sends an SMS. */
 export const limitPublicCodes = (c: Context<AppEnv>) =>
-  limitPerAddress(db(c), 'public-code', clientAddress(c), PUBLIC_CODES_PER_ADDRESS_HOUR, 60, deps(c).now())
+  withRetryAfter(c, () =>
+    limitPerAddress(db(c), 'public-code', clientAddress(c), PUBLIC_CODES_PER_ADDRESS_HOUR, 60, deps(c).now()),
+  )
 
 /** The timing fields the `-ts` variants add, as ISO strings. */
 const timing = (sent: SentCode) => ({
@@ -141,7 +214,6 @@ const phoneSmsCode = (ts: boolean) =>
     // same limits apply) and delivered only to an existing client whose number is not verified yet.
     handler: async (c, { body }) => {
       await assertHuman(deps(c).captcha, body.captchaToken, 'sms_code')
-      await limitPublicCodes(c)
       const number = body.mobilePhone.number
       const row = await findClientByLogin(db(c), number)
       const deliver = Boolean(row && !row.phoneVerifiedAt && row.status !== CLIENT_BLOCKED)
@@ -229,7 +301,9 @@ export const identityRoutes: AnyRoute[] = [
     handler: async (c, { params }) => {
       const parsed = v.safeParse(params.key === 'email' ? emailSchema : mobilePhoneSchema, params.value)
       if (!parsed.success) throw validationFailed(toViolations(parsed.issues, 'params.value'))
-      await limitPerAddress(db(c), 'check', clientAddress(c), CHECKS_PER_ADDRESS, 10, deps(c).now())
+      await withRetryAfter(c, () =>
+        limitPerAddress(db(c), 'check', clientAddress(c), CHECKS_PER_ADDRESS, 10, deps(c).now()),
+      )
       return ok(c, { available: !(await isTaken(db(c), params.key, parsed.output)) })
     },
   }),
@@ -249,12 +323,11 @@ export const identityRoutes: AnyRoute[] = [
       const row = await signUp(db(c), body, at)
       const deviceHash = hashDevice(deviceIdOf(c, body.deviceId))
       await trustDevice(db(c), 'client', row.id, deviceHash, at)
-      const sent = await tryDeliverCode(c, {
-        purpose: 'phone_verify',
-        channel: 'sms',
-        target: row.phone,
-        owner: clientAccount(row.id),
-      })
+      const sent = await tryDeliverCode(
+        c,
+        { purpose: 'phone_verify', channel: 'sms', target: row.phone, owner: clientAccount(row.id) },
+        { deviceId: body.deviceId, addressCapped: true },
+      )
       const opened = await openSession(
         db(c),
         secrets.jwtSecret,
@@ -291,7 +364,6 @@ export const identityRoutes: AnyRoute[] = [
     response: sentSchema,
     handler: async (c, { body }) => {
       await assertHuman(deps(c).captcha, body.captchaToken, 'email_code')
-      await limitPublicCodes(c)
       const row = await findClientByLogin(db(c), body.email)
       const deliver = Boolean(row && !row.emailVerifiedAt && row.status !== CLIENT_BLOCKED)
       const sent = await deliverCode(c, {
@@ -356,7 +428,6 @@ export const identityRoutes: AnyRoute[] = [
       const row = await findClientByLogin(db(c), body.login)
       if (body.code === undefined) {
         await assertHuman(captcha, body.captchaToken, 'recover')
-        await limitPublicCodes(c)
         // Same answer for an unknown login; its code is issued (limits apply alike) but goes nowhere.
         const sent = await deliverCode(c, {
           purpose: 'recover_password',
@@ -372,6 +443,8 @@ export const identityRoutes: AnyRoute[] = [
         return ok(c, null)
       }
       const at = now()
+      // A stranger's wrong codes count apart from the owner's: they cannot kill the code the owner was sent.
+      const requesterKnown = await isKnownTo(db(c), clientAccount(row.id), await requesterDevice(c))
       assertCode(
         await checkCode(
           db(c),
@@ -381,6 +454,7 @@ export const identityRoutes: AnyRoute[] = [
           body.code,
           at,
           clientAccount(row.id),
+          requesterKnown,
         ),
       )
       const passwordHash = await hashPassword(body.password!)
@@ -406,18 +480,14 @@ export const identityRoutes: AnyRoute[] = [
       const { captcha, secrets, logger, now } = deps(c)
       const score = await assertHuman(captcha, body.captchaToken, 'login')
       const at = now()
-      const { row, priorFailures } = await authenticateClient(
-        db(c),
-        body.login,
-        body.password,
-        clientAddress(c),
-        at,
+      const requester = await requesterOf(c, body.deviceId)
+      const { deviceHash } = requester
+      // Wrong passwords lock the requester that typed them; a device the client trusts keeps its own budget.
+      const { row, priorFailures, knownDevice } = await withRetryAfter(c, () =>
+        authenticateClient(db(c), body.login, body.password, requester, at),
       )
-      const deviceHash = hashDevice(deviceIdOf(c, body.deviceId))
       // A device counts as new only once the client has one it trusts: the first device is trusted on use.
-      const newDevice =
-        (await trustedCount(db(c), 'client', row.id)) > 0 &&
-        !(await isTrusted(db(c), 'client', row.id, deviceHash))
+      const newDevice = !knownDevice && (await trustedCount(db(c), 'client', row.id)) > 0
       const reasons = [
         priorFailures >= RISKY_AFTER_FAILURES && 'recent_failures',
         score < CAPTCHA_SAFE_SCORE && 'low_captcha_score',
@@ -434,12 +504,11 @@ export const identityRoutes: AnyRoute[] = [
         logger.info({ clientId: row.id, event: 'client.login' }, 'client logged in')
         return answerLogin(c, row, opened.token)
       }
-      const sent = await tryDeliverCode(c, {
-        purpose: 'login_mfa',
-        channel: 'sms',
-        target: row.phone,
-        owner: clientAccount(row.id),
-      })
+      const sent = await tryDeliverCode(
+        c,
+        { purpose: 'login_mfa', channel: 'sms', target: row.phone, owner: clientAccount(row.id) },
+        { deviceId: body.deviceId },
+      )
       logger.info(
         { clientId: row.id, event: 'client.login_mfa', reasons },
         'client login needs a second factor',
@@ -543,16 +612,23 @@ export const identityRoutes: AnyRoute[] = [
       const row = await currentClient(c)
       const { sessionId } = c.get('principal')
       const at = now()
-      // Throttled like a login: a stolen session must not become a password oracle.
-      const check = await checkPasswordThrottled(
-        db(c),
-        {
-          account: clientAccount(row.id),
-          address: clientAddress(c),
-          passwordHash: row.passwordHash,
-          password: body.oldPassword,
-        },
-        at,
+      // Throttled like a login from an unknown device, keyed by this session's device (or the session itself):
+      // a stolen session must not become a password oracle, nor use the owner's budget, nor lock the owner out.
+      const check = await withRetryAfter(c, async () =>
+        checkPasswordThrottled(
+          db(c),
+          {
+            account: clientAccount(row.id),
+            requester: {
+              address: clientAddress(c),
+              deviceHash: (await sessionDevice(db(c), sessionId)) ?? `session:${sessionId}`,
+            },
+            passwordHash: row.passwordHash,
+            password: body.oldPassword,
+            trustDevices: false,
+          },
+          at,
+        ),
       )
       if (!check.ok)
         throw validationFailed([{ propertyPath: 'oldPassword', message: messageKeys.oldPassword }])

@@ -13,7 +13,7 @@ import { client, consent } from '../../db/schema-identity'
 import { ApiError, validationFailed } from '../../http/errors'
 import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
-import { checkPasswordThrottled } from './login'
+import { checkPasswordThrottled, type Requester } from './login'
 
 export type ClientRow = typeof client.$inferSelect
 
@@ -111,17 +111,18 @@ export async function findClientByLogin(db: DbOrTx, login: string) {
 export interface ClientLogin {
   row: ClientRow
   priorFailures: number
+  knownDevice: boolean
 }
 
 /**
- * Checks a login under the per-account and per-address limits. The answer never tells whether the account
- * exists; the timing of a missing account matches a wrong password.
+ * Checks a login under the failed-login limits of its requester (server/services/identity/login.ts). The answer
+ * never tells whether the account exists; the timing of a missing account matches a wrong password.
  */
 export async function authenticateClient(
   db: Db,
   login: string,
   password: string,
-  address: string,
+  requester: Requester,
   now: Date,
 ): Promise<ClientLogin> {
   const row = await findClientByLogin(db, login)
@@ -129,7 +130,7 @@ export async function authenticateClient(
     db,
     {
       account: row ? clientAccount(row.id) : `login:${normalizeLogin(login)}`,
-      address,
+      requester,
       passwordHash: row?.passwordHash ?? null,
       password,
     },
@@ -141,7 +142,7 @@ export async function authenticateClient(
     ])
   }
   if (row.status === CLIENT_BLOCKED) throw new ApiError(403, 'accountBlocked', 'The account is blocked.')
-  return { row, priorFailures: check.priorFailures }
+  return { row, priorFailures: check.priorFailures, knownDevice: check.knownDevice }
 }
 
 export async function markPhoneVerified(db: DbOrTx, id: number, now: Date) {

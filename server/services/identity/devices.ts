@@ -26,6 +26,16 @@ export async function isTrusted(db: DbOrTx, type: SubjectType, id: number, devic
   return Boolean(row)
 }
 
+/**
+ * Whether the device is one the account named `client:12` / `user:3` has trusted before: the test that sets a
+ * requester's limits apart from a stranger's (docs/decisions/0006). Anything else (no account, no device) is not.
+ */
+export async function isKnownTo(db: DbOrTx, account: string, deviceHash: string | null) {
+  const match = /^(client|user):(\d+)$/.exec(account)
+  if (!match || !deviceHash) return false
+  return isTrusted(db, match[1] as SubjectType, Number(match[2]), deviceHash)
+}
+
 export async function trustedCount(db: DbOrTx, type: SubjectType, id: number) {
   const [row] = await db
     .select({ n: count() })

@@ -91,6 +91,15 @@ export async function isMfaPending(db: DbOrTx, sessionId: string) {
   return row?.mfaPending ?? false
 }
 
+/** The device a session was opened from (sha256 of its id), null when the login sent none. */
+export async function sessionDevice(db: DbOrTx, sessionId: string) {
+  const [row] = await db
+    .select({ deviceHash: session.deviceHash })
+    .from(session)
+    .where(eq(session.id, sessionId))
+  return row?.deviceHash ?? null
+}
+
 export async function revokeSession(db: DbOrTx, sessionId: string, reason: string) {
   await db
     .update(session)

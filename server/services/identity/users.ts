@@ -7,7 +7,7 @@ import { hashPassword } from '../../auth/passwords'
 import type { Db, DbOrTx } from '../../db/client'
 import { backOfficeUser } from '../../db/schema-identity'
 import { ApiError } from '../../http/errors'
-import { checkPasswordThrottled } from './login'
+import { checkPasswordThrottled, type Requester } from './login'
 
 export type UserRow = typeof backOfficeUser.$inferSelect
 
@@ -41,14 +41,20 @@ export async function findUser(db: DbOrTx, id: number) {
   return row ?? null
 }
 
-export async function authenticateUser(db: Db, email: string, password: string, address: string, now: Date) {
+export async function authenticateUser(
+  db: Db,
+  email: string,
+  password: string,
+  requester: Requester,
+  now: Date,
+) {
   const normalized = email.trim().toLowerCase()
   const [row] = await db.select().from(backOfficeUser).where(eq(backOfficeUser.email, normalized))
   const check = await checkPasswordThrottled(
     db,
     {
       account: row ? userAccount(row.id) : `user-login:${normalized}`,
-      address,
+      requester,
       passwordHash: row?.passwordHash ?? null,
       password,
     },
