@@ -165,12 +165,13 @@ describe('limits hold across two server processes on one PostgreSQL database', (
     const [a, b] = servers as [Server, Server]
     const phone = newPhone()
     expect((await post(b, '/public/client', signUpBody(phone))).status).toBe(201)
+    // A stranger's device (the sign-up's device is trusted, and keeps its own budget: identity-abuse.test.ts).
     const attempt = (server: Server, password: string) =>
       post(server, '/public/client/login', {
         login: phone,
         password,
         captchaToken: 'ok',
-        deviceId: `two-process-${phone}`,
+        deviceId: `stranger-${phone}`,
       })
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i++) {
       expect((await attempt(i % 2 ? b : a, 'wrong123')).status).toBe(401)
