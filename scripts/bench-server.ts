@@ -11,6 +11,7 @@ import { loadSecrets } from '../server/auth/secrets'
 import { openDatabase } from '../server/db/client'
 import { seedReferenceData } from '../server/db/seed'
 import { createApp } from '../server/http/app'
+import { startHttpServer } from '../server/http/node-server'
 import { createLogger } from '../server/logger'
 import { sandboxBankData } from '../server/providers/bank-data'
 import { sandboxCaptcha } from '../server/providers/captcha'
@@ -40,7 +41,8 @@ const app = createApp({
   payout: sandboxPayout,
   uploadsDir: join(dataDir, 'uploads'),
 })
-serve({ fetch: app.fetch, port: appPort })
+// The app behind the production server and its limits (server/http/node-server.ts), as main.ts runs it.
+startHttpServer(app, { port: appPort ?? 3901 })
 
 const bare = new Hono()
 const constant = { success: true, data: { status: 'ok' }, response: { status: 200 } }
@@ -51,4 +53,6 @@ bare.get('/cpu', (c) => {
   const { user, system } = process.cpuUsage()
   return c.json({ micros: user + system })
 })
+// This process's resident memory, for the large-body section (scripts/bench-memory.ts).
+bare.get('/memory', (c) => c.json({ rss: process.memoryUsage().rss }))
 serve({ fetch: bare.fetch, port: barePort }, () => process.stdout.write('ready\n'))

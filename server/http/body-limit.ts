@@ -6,23 +6,19 @@
  */
 import type { Context } from 'hono'
 import type { AppEnv } from './context'
-import { setHeader } from './envelope'
 import { ApiError } from './errors'
 
 /** A JSON body: the largest form the API takes is a few kilobytes. */
 export const JSON_BODY_LIMIT = 64 * 1024
 
+/**
+ * A 413 for a request whose body may still be arriving. The connection is not closed at once: a socket closed
+ * with unread data sends a reset, which can reach the client before it has read the 413 (it then sees only a
+ * broken pipe). @hono/node-server instead drains the rest for at most 0.5 s or 64 MB, discarding it, and then
+ * closes: a lingering close, bounded in time and memory.
+ */
 export const payloadTooLarge = (limit: number) =>
   new ApiError(413, 'payloadTooLarge', `The request body is larger than ${limit} bytes.`)
-
-/**
- * The 413 of a request whose body is still arriving: the answer closes the connection, so Node stops reading
- * once it is sent instead of draining the rest of the body for the next request on the same connection.
- */
-function refuse(c: Context<AppEnv>, limit: number) {
-  setHeader(c, 'connection', 'close')
-  return payloadTooLarge(limit)
-}
 
 /**
  * The declared Content-Length: a number, or undefined when the request declares none (chunked or no body).
@@ -37,7 +33,7 @@ export function declaredLength(c: Context<AppEnv>): number | undefined {
 /** Refuses a declared length over the limit before anything is read. */
 export function assertDeclaredLength(c: Context<AppEnv>, limit: number) {
   const length = declaredLength(c)
-  if (length !== undefined && length > limit) throw refuse(c, limit)
+  if (length !== undefined && length > limit) throw payloadTooLarge(limit)
 }
 
 const decoder = new TextDecoder()
@@ -50,7 +46,7 @@ const decoder = new TextDecoder()
 export async function readLimitedText(c: Context<AppEnv>, limit: number): Promise<string> {
   const length = declaredLength(c)
   if (length !== undefined) {
-    if (length > limit) throw refuse(c, limit)
+    if (length > limit) throw payloadTooLarge(limit)
     return length === 0 ? '' : c.req.text()
   }
   const stream = c.req.raw.body
@@ -64,7 +60,7 @@ export async function readLimitedText(c: Context<AppEnv>, limit: number): Promis
     size += value.byteLength
     if (size > limit) {
       reader.cancel().catch(() => {})
-      throw refuse(c, limit)
+      throw payloadTooLarge(limit)
     }
     chunks.push(value)
   }
