@@ -73,20 +73,46 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   )
 }
 
+const nameOf = (error: unknown) => {
+  const name = (error as { name?: unknown } | null)?.name
+  return typeof name === 'string' ? name.slice(0, 80) : typeof error
+}
+
 /**
- * An error as the log may hold it: its class, its code and where it was thrown, never its message (a failed
- * query's message is its SQL with the bound values). The stack's first line is the message, so it is dropped.
+ * An error as the log may hold it: its class (and its root cause's), its code and where it was thrown, never its
+ * message (a failed query's message is its SQL with the bound values). The stack's first line is the message, so
+ * only its `at` lines are kept. The code is `errorCode`, not `code`: the logger redacts `code` (sign-in codes).
  */
-export function errorForLog(error: unknown): { name: string; code?: string; stack?: string } {
-  const err = error as { name?: unknown; stack?: unknown } | null
-  const name = typeof err?.name === 'string' ? err.name : typeof error
+export function errorForLog(error: unknown): {
+  name: string
+  cause?: string
+  errorCode?: string
+  stack?: string
+} {
+  const stackText = (error as { stack?: unknown } | null)?.stack
   const stack =
-    typeof err?.stack === 'string'
-      ? err.stack
+    typeof stackText === 'string'
+      ? stackText
           .split('\n')
           .filter((line) => line.trimStart().startsWith('at '))
           .slice(0, 12)
           .join('\n')
       : undefined
-  return { name, code: errorCode(error), stack }
+  const root = rootCause(error)
+  return {
+    name: nameOf(error),
+    cause: root === error ? undefined : nameOf(root),
+    errorCode: errorCode(error),
+    stack,
+  }
+}
+
+/**
+ * An error in a few words for a database column a person reads (a job's last error, a decision reason):
+ * `DrizzleQueryError (DatabaseError 23505)`. Never the message, for the same reason as errorForLog.
+ */
+export function errorSummary(error: unknown): string {
+  const { name, cause, errorCode: code } = errorForLog(error)
+  const detail = [cause, code].filter(Boolean).join(' ')
+  return detail ? `${name} (${detail})` : name
 }

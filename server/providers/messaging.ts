@@ -7,6 +7,7 @@
 import type { Logger } from 'pino'
 import type { DbOrTx } from '../db/client'
 import { outboxMessage } from '../db/schema-identity'
+import { maskRecipient as maskContact } from '../log/mask'
 
 export interface OutgoingMessage {
   channel: 'sms' | 'email'
@@ -26,7 +27,10 @@ export interface MessagingProvider {
   send(db: DbOrTx, message: OutgoingMessage): Promise<void>
 }
 
-/** Masks all but the last 4 characters of a phone number, or the local part of an e-mail. */
+/**
+ * Masks all but the last 4 characters of a phone number, or the local part of an e-mail. Part of API answers
+ * (where a code was sent); log lines and the console use server/log/mask.ts (`0917•••4567`).
+ */
 export function maskRecipient(recipient: string): string {
   const at = recipient.indexOf('@')
   if (at > 0) return `${recipient[0]}***${recipient.slice(at)}`
@@ -43,11 +47,13 @@ export function createSandboxMessaging(logger: Logger, printToConsole = true): M
         .values({ ...message, subject: message.subject ?? null, provider: 'sandbox', status: 'delivered' })
       // The structured log never holds the body (it may carry a code); it says where to read it.
       logger.info(
-        { channel: message.channel, purpose: message.purpose, to: maskRecipient(message.recipient) },
+        { channel: message.channel, purpose: message.purpose, to: maskContact(message.recipient) },
         'sandbox message stored in the outbox',
       )
       if (printToConsole) {
-        process.stdout.write(`\n[sandbox ${message.channel}] to ${message.recipient}: ${message.body}\n\n`)
+        process.stdout.write(
+          `\n[sandbox ${message.channel}] to ${maskContact(message.recipient)}: ${message.body}\n\n`,
+        )
       }
     },
   }

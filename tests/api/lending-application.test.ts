@@ -526,7 +526,8 @@ describe('lending API', () => {
       expect((await actual(t, c)).status).toBe(1)
       const [job] = await t.database.db.select().from(lendingJob).where(eq(lendingJob.applicationId, app.id))
       expect(job).toMatchObject({ attempts: 1, doneAt: null })
-      expect(job!.lastError).toContain('Scorefail')
+      // The error's class, never its message: the provider's message names the client (issue 13, item 4).
+      expect(job!.lastError).toBe('ScoringUnavailableError')
       for (const minutes of [1, 3]) {
         t.setClock(() => new Date(start + minutes * 60_000))
         await runJobs(t)

@@ -9,6 +9,7 @@
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
+import { errorForLog, errorSummary } from '../../db/errors'
 import { institution } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob } from '../../db/schema-lending'
@@ -58,7 +59,8 @@ async function retryLater(db: Db, job: Job, error: unknown, now: Date) {
     .set({
       lockedUntil: null,
       runAt: new Date(now.getTime() + JOB_RETRY_MS * job.attempts),
-      lastError: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500),
+      // Class and code only: a failed query's message holds its SQL and bound (personal) values.
+      lastError: errorSummary(error).slice(0, 500),
     })
     .where(eq(lendingJob.id, job.id))
 }
@@ -79,9 +81,12 @@ async function runDecide(deps: WorkerDeps, job: Job) {
   try {
     decision = await decide(db, deps.scoring, row, now)
   } catch (error) {
-    deps.logger.warn({ applicationId: row.id, attempt: job.attempts, err: String(error) }, 'scoring failed')
+    deps.logger.warn(
+      { applicationId: row.id, attempt: job.attempts, err: errorForLog(error) },
+      'scoring failed',
+    )
     if (job.attempts < JOB_MAX_ATTEMPTS) return retryLater(db, job, error, now)
-    return settle(db, job, now, () => recordDecisionError(deps, row, String(error), now, job.id))
+    return settle(db, job, now, () => recordDecisionError(deps, row, errorSummary(error), now, job.id))
   }
   return settle(db, job, now, () => recordDecision(deps, row, decision, now, job.id))
 }
@@ -129,7 +134,7 @@ async function runPayout(deps: WorkerDeps, job: Job) {
     })
   } catch (error) {
     deps.logger.warn(
-      { applicationId: job.applicationId, attempt: job.attempts, err: String(error) },
+      { applicationId: job.applicationId, attempt: job.attempts, err: errorForLog(error) },
       'payout failed',
     )
     if (job.attempts < JOB_MAX_ATTEMPTS) return retryLater(db, job, error, now)
@@ -155,7 +160,7 @@ export async function runDueJobs(deps: WorkerDeps, limit = 20): Promise<number> 
       else if (job.kind === 'payout') await runPayout(deps, job)
       else if (job.kind === PAYOUT_NOTICE_JOB) await runPayoutNotice(deps, job)
     } catch (error) {
-      deps.logger.error({ jobId: job.id, kind: job.kind, err: String(error) }, 'lending job failed')
+      deps.logger.error({ jobId: job.id, kind: job.kind, err: errorForLog(error) }, 'lending job failed')
       await retryLater(deps.database.db, job, error, deps.now())
     }
   }
@@ -182,7 +187,7 @@ export function startLendingWorker(deps: WorkerDeps, intervalMs = 1000): () => P
     current = current.then(() =>
       stopped
         ? 0
-        : drainJobs(deps).catch((error) => deps.logger.error({ err: String(error) }, 'lending worker')),
+        : drainJobs(deps).catch((error) => deps.logger.error({ err: errorForLog(error) }, 'lending worker')),
     )
   }, intervalMs)
   timer.unref()
