@@ -29,7 +29,8 @@ const slugRoutes = repayChannels.map(
 for (const path of [...publicRoutes, ...slugRoutes]) {
   test(`${path} renders inside the layout with no console error`, async ({ page }) => {
     const errors = watchConsole(page)
-    await page.goto(path)
+    // A page the router knows is a 200 from the server too (server/http/spa.ts).
+    expect((await page.goto(path))?.status()).toBe(200)
     await expectLayout(page)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     await expect(page.getByText('This page could not be found')).toHaveCount(0)
@@ -52,7 +53,8 @@ test('the home page at 360, 768 and 1280 px (screenshots saved)', async ({ page 
 })
 
 test('an unknown route shows the 404 page with its links and the care e-mail', async ({ page }) => {
-  await page.goto('/no-such-page')
+  // HTTP 404 as well as the page: crawlers and monitors read the status, not the heading.
+  expect((await page.goto('/no-such-page'))?.status()).toBe(404)
   await expect(page.getByRole('heading', { name: 'This page could not be found' })).toBeVisible()
   const main = page.locator('main#main')
   await expect(main.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/')
