@@ -5,15 +5,19 @@
  * - bound to one target (phone or e-mail), one purpose and one owner (the account it was sent for); single use;
  *   valid for 10 minutes;
  * - dead after 3 wrong tries; issuing a new code kills the previous one;
- * - at most one code a minute (codeMinuteLimit) and CODES_PER_DAY a day (codeDayLimit) per target.
- * So a number can be guessed at most CODE_MAX_WRONG * CODES_PER_DAY = 15 times a day out of 1,000 values.
+ * - per target, two budgets of one code a minute (codeMinuteLimit) and CODES_PER_DAY a day (codeDayLimit): one
+ *   for requests from a device the owner has trusted before, one for everyone else, so a stranger asking for
+ *   codes on someone's number never uses up the owner's (docs/decisions/0006). A stranger also waits a minute
+ *   after any code, so cannot replace the owner's fresh code at once.
+ * So a number can be guessed at most CODE_MAX_WRONG * CODES_PER_DAY * 2 = 30 times a day out of 1,000 values.
  * Issuing and checking take a per-target advisory lock, so concurrent requests cannot race past the limits.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client'
 import { verificationCode } from '../../db/schema-identity'
 import { ApiError } from '../../http/errors'
+import { hitsSince, RateLimited, recordHit, secondsUntil } from './throttle'
 
 export const CODE_TTL_MINUTES = 10
 export const CODE_MAX_WRONG = 3
@@ -29,6 +33,7 @@ export type CodePurpose =
   | 'login_mfa'
   | 'agreement'
   | 'single_link'
+  | 'payout_change'
 
 export const codeErrors = {
   notSent: 'Code not found by given identity',
@@ -52,7 +57,51 @@ function digest(key: Uint8Array, purpose: string, target: string, owner: string,
 const lockTarget = (tx: Tx, target: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`code:${target}`}))`)
 
-/** Creates a code and returns it in clear text, to be sent once; throws 429 when a limit is reached. */
+const DAY_MS = 86_400_000
+
+/**
+ * The per-target limits for one more code: throws codeMinuteLimit or codeDayLimit (429, with the seconds to
+ * wait) when the requester's budget is used up. A known requester counts only codes known requesters asked for;
+ * anyone else counts their own class for the day, and every code for the minute.
+ */
+async function assertCodeBudget(tx: Tx, target: string, requesterKnown: boolean, now: Date) {
+  const ofClass = and(
+    eq(verificationCode.target, target),
+    eq(verificationCode.requesterKnown, requesterKnown),
+  )
+  const [latest] = await tx
+    .select({ at: verificationCode.createdAt })
+    .from(verificationCode)
+    .where(requesterKnown ? ofClass : eq(verificationCode.target, target))
+    .orderBy(desc(verificationCode.createdAt))
+    .limit(1)
+  const nextAt = latest && new Date(latest.at.getTime() + CODE_RESEND_SECONDS * 1000)
+  if (nextAt && nextAt > now)
+    throw new RateLimited(
+      'codeMinuteLimit',
+      'Please wait a minute before asking for a new code.',
+      secondsUntil(nextAt, now),
+    )
+  const today = await tx
+    .select({ at: verificationCode.createdAt })
+    .from(verificationCode)
+    .where(and(ofClass, gt(verificationCode.createdAt, new Date(now.getTime() - DAY_MS))))
+    .orderBy(asc(verificationCode.createdAt))
+  if (today.length >= CODES_PER_DAY) {
+    // A slot frees when the code that puts the day over the limit is a day old.
+    const freeAt = new Date(today[today.length - CODES_PER_DAY]!.at.getTime() + DAY_MS)
+    throw new RateLimited(
+      'codeDayLimit',
+      'Too many codes today. Please try again tomorrow.',
+      secondsUntil(freeAt, now),
+    )
+  }
+}
+
+/**
+ * Creates a code and returns it in clear text, to be sent once; throws 429 when a limit is reached.
+ * `requesterKnown`: the request comes from a device the owner has trusted before (its own budget).
+ */
 export async function issueCode(
   db: Db,
   key: Uint8Array,
@@ -60,24 +109,11 @@ export async function issueCode(
   target: string,
   now: Date,
   owner = '',
+  requesterKnown = false,
 ): Promise<IssuedCode> {
   return db.transaction(async (tx) => {
     await lockTarget(tx, target)
-    const minuteAgo = new Date(now.getTime() - CODE_RESEND_SECONDS * 1000)
-    const dayAgo = new Date(now.getTime() - 86_400_000)
-    const [recent] = await tx
-      .select({ n: count() })
-      .from(verificationCode)
-      .where(and(eq(verificationCode.target, target), gt(verificationCode.createdAt, minuteAgo)))
-    if ((recent?.n ?? 0) > 0)
-      throw new ApiError(429, 'codeMinuteLimit', 'Please wait a minute before asking for a new code.')
-    const [daily] = await tx
-      .select({ n: count() })
-      .from(verificationCode)
-      .where(and(eq(verificationCode.target, target), gt(verificationCode.createdAt, dayAgo)))
-    if ((daily?.n ?? 0) >= CODES_PER_DAY)
-      throw new ApiError(429, 'codeDayLimit', 'Too many codes today. Please try again tomorrow.')
-
+    await assertCodeBudget(tx, target, requesterKnown, now)
     await tx
       .update(verificationCode)
       .set({ invalidatedAt: now })
@@ -95,6 +131,7 @@ export async function issueCode(
       purpose,
       target,
       owner: owner || null,
+      requesterKnown,
       codeHash: digest(key, purpose, target, owner, code),
       createdAt: now,
       expiresAt,
@@ -103,21 +140,15 @@ export async function issueCode(
   })
 }
 
-/** When the target may be sent its next code (for the UI's countdown after a codeMinuteLimit). */
-export async function nextCodeAllowedAt(db: Db, target: string, now: Date): Promise<Date> {
-  const [latest] = await db
-    .select({ at: verificationCode.createdAt })
-    .from(verificationCode)
-    .where(eq(verificationCode.target, target))
-    .orderBy(desc(verificationCode.createdAt))
-    .limit(1)
-  const next = latest ? new Date(latest.at.getTime() + CODE_RESEND_SECONDS * 1000) : now
-  return next > now ? next : now
-}
-
 export type CodeCheck = 'ok' | 'not_sent' | 'incorrect'
 
-/** Consumes the live code when it matches; counts a wrong try otherwise. */
+/**
+ * Consumes the live code when it matches; counts a wrong try otherwise. `requesterKnown` (a public check, such
+ * as the password reset, says who is asking): wrong tries from a device the owner trusts count on the code as
+ * usual; an unknown requester's wrong tries count apart, CODE_MAX_WRONG per code, after which the code is dead
+ * for unknown requesters only. So a stranger still gets 3 guesses per code, but cannot kill the owner's code by
+ * typing 3 wrong ones. Left out, every wrong try counts on the code (the checks behind a session).
+ */
 export async function checkCode(
   db: Db,
   key: Uint8Array,
@@ -126,6 +157,7 @@ export async function checkCode(
   code: string,
   now: Date,
   owner = '',
+  requesterKnown?: boolean,
 ): Promise<CodeCheck> {
   return db.transaction(async (tx) => {
     await lockTarget(tx, target)
@@ -145,11 +177,21 @@ export async function checkCode(
       .limit(1)
     // A code sent for another account is, for this one, a code never sent.
     if (!live || (live.owner ?? '') !== owner) return 'not_sent'
+    const strangerTries = `code:stranger:${live.id}`
+    if (
+      requesterKnown === false &&
+      (await hitsSince(tx, strangerTries, new Date(live.createdAt.getTime() - 1))) >= CODE_MAX_WRONG
+    )
+      return 'not_sent'
     const expected = Buffer.from(live.codeHash)
     const actual = Buffer.from(digest(key, purpose, target, owner, code))
     if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
       await tx.update(verificationCode).set({ consumedAt: now }).where(eq(verificationCode.id, live.id))
       return 'ok'
+    }
+    if (requesterKnown === false) {
+      await recordHit(tx, strangerTries, now)
+      return 'incorrect'
     }
     const attempts = live.attempts + 1
     await tx

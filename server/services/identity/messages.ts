@@ -15,6 +15,7 @@ const labels: Record<CodePurpose, string> = {
   login_mfa: 'login',
   agreement: 'agreement',
   single_link: 'my-loan login',
+  payout_change: 'payout account change',
 }
 
 export function codeMessage(
@@ -39,6 +40,8 @@ export interface SendCode {
   owner?: string
   /** False when the answer must look the same but nobody should receive anything (unknown account). */
   deliver?: boolean
+  /** Asked for from a device the owner trusts: the owner's own per-target budget (codes.ts). */
+  requesterKnown?: boolean
 }
 
 export interface SentCode {
@@ -53,7 +56,15 @@ export async function sendCode(
   input: SendCode,
   now: Date,
 ): Promise<SentCode> {
-  const issued: IssuedCode = await issueCode(db, key, input.purpose, input.target, now, input.owner)
+  const issued: IssuedCode = await issueCode(
+    db,
+    key,
+    input.purpose,
+    input.target,
+    now,
+    input.owner,
+    input.requesterKnown,
+  )
   if (input.deliver !== false) {
     await messaging.send(db, codeMessage(input.purpose, input.channel, input.target, issued.code))
   }
