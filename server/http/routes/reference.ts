@@ -26,8 +26,12 @@ import {
 import type { AppEnv } from '../context'
 import { ok, okPage } from '../envelope'
 import { notFound } from '../errors'
+import { okSlice, pagingQuery, pagingSchema } from '../paging'
 import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'
+
+/** Reference lists are short and edited by the operator: one page of up to 200 holds each of them whole. */
+const REFERENCE_PER_PAGE = 200
 
 const psgcCode = v.pipe(safeString(), v.regex(psgcCodePattern, 'Must be a 10-digit PSGC code.'))
 
@@ -64,8 +68,10 @@ export const referenceRoutes: AnyRoute[] = [
     summary: 'Every payout institution: banks (parent bank_account), then e-wallets (parent e-wallet)',
     tags: ['reference'],
     access: 'public',
+    paginated: true,
+    query: pagingSchema(REFERENCE_PER_PAGE, REFERENCE_PER_PAGE),
     response: v.array(institutionSchema),
-    handler: async (c) => ok(c, await listInstitutions(db(c))),
+    handler: async (c, { query }) => okSlice(c, await listInstitutions(db(c)), query),
   }),
 
   defineRoute({
@@ -79,9 +85,11 @@ export const referenceRoutes: AnyRoute[] = [
       group: v.picklist(['payments'], 'Must be payments.'),
       name: v.picklist(['banks'], 'Must be banks.'),
       parent: v.picklist(institutionParents, `Must be one of ${institutionParents.join(', ')}.`),
+      ...pagingQuery(REFERENCE_PER_PAGE, REFERENCE_PER_PAGE),
     }),
+    paginated: true,
     response: v.array(institutionSchema),
-    handler: async (c, { query }) => ok(c, await listInstitutions(db(c), query.parent)),
+    handler: async (c, { query }) => okSlice(c, await listInstitutions(db(c), query.parent), query),
   }),
 
   defineRoute({
@@ -116,8 +124,10 @@ export const referenceRoutes: AnyRoute[] = [
     summary: 'Contact entries: cc, cc1 (customer care) and dc, dc1 (debt collection)',
     tags: ['reference'],
     access: 'public',
+    paginated: true,
+    query: pagingSchema(REFERENCE_PER_PAGE, REFERENCE_PER_PAGE),
     response: v.array(contactSchema),
-    handler: async (c) => ok(c, await listContacts(db(c))),
+    handler: async (c, { query }) => okSlice(c, await listContacts(db(c)), query),
   }),
 
   defineRoute({
