@@ -12,9 +12,10 @@ type TestApp = Awaited<ReturnType<typeof createTestApp>>
 
 describe('health probes', () => {
   let t: TestApp
+  // Building the app costs a PGlite image: slow on a loaded machine.
   beforeAll(async () => {
     t = await createTestApp()
-  })
+  }, 120_000)
   afterAll(() => t.close())
 
   it('are described in /web/openapi.json, beside the older /web/health', async () => {
