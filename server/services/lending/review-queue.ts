@@ -16,13 +16,16 @@ export const REVIEW_STATUSES = [AppStatus.manualVerification, AppStatus.decision
 const waiting = inArray(application.status, [...REVIEW_STATUSES])
 
 /** One page of the applications waiting for review, oldest first (the queue is worked in order), and how many wait. */
-export async function reviewQueue(
+export async function reviewQueuePage(
   db: DbOrTx,
-  page: { page: number; perPage: number } = { page: 1, perPage: 100 },
+  page: { page: number; perPage: number },
 ): Promise<{ items: ReviewItem[]; total: number }> {
   const [total] = await db.select({ n: count() }).from(application).where(waiting)
   return { items: await reviewItems(db, page), total: total?.n ?? 0 }
 }
+
+/** At most `limit` applications waiting for review, oldest first. */
+export const reviewQueue = (db: DbOrTx, limit = 100) => reviewItems(db, { page: 1, perPage: limit })
 
 async function reviewItems(db: DbOrTx, page: { page: number; perPage: number }): Promise<ReviewItem[]> {
   const rows = await db
