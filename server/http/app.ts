@@ -83,7 +83,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     return fail(c, 500, 'internalError', 'Internal server error.')
   })
 
-  if (options.staticDir) serveSpa(app, options.staticDir, { trustProxy: deps.trustProxy })
+  if (options.staticDir)
+    serveSpa(app, options.staticDir, { trustProxy: deps.trustProxy, captchaProvider: deps.captcha?.name })
   // Outside /web and the web app's GETs (a POST to /, any path without a built app): still with the headers.
   app.notFound(
     (c) =>

@@ -81,19 +81,31 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * The web app's policy: its own scripts and styles, inline scripts only by hash, images also as data: and
- * blob: (photo previews of the ID capture), PDFs opened as blob: documents, API calls to ourselves only.
+ * Third-party origins a real captcha provider needs in the page (docs/decisions/0018): its script, and the
+ * frame it may show. The sandbox needs none.
  */
-export function spaCsp(html: string): string {
-  const scripts = ["'self'", ...inlineScriptHashes(html)].join(' ')
+const captchaOrigins: Record<string, string[]> = {
+  recaptcha: ['https://www.google.com', 'https://www.gstatic.com'],
+  turnstile: ['https://challenges.cloudflare.com'],
+}
+
+/**
+ * The web app's policy: its own scripts and styles, inline scripts only by hash, images also as data: and
+ * blob: (photo previews of the ID capture), PDFs opened as blob: documents, API calls to ourselves only; a real
+ * captcha provider's script and frame when one is configured (`captchaProvider`, the provider's name).
+ */
+export function spaCsp(html: string, captchaProvider?: string): string {
+  const thirdParty = (captchaProvider && captchaOrigins[captchaProvider]) || []
+  const scripts = ["'self'", ...inlineScriptHashes(html), ...thirdParty].join(' ')
   return [
     "default-src 'self'",
     `script-src ${scripts}`,
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    `connect-src ${["'self'", ...thirdParty].join(' ')}`,
     "media-src 'self' blob:",
+    `frame-src ${thirdParty.length ? thirdParty.join(' ') : "'none'"}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

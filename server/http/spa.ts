@@ -69,6 +69,8 @@ interface Page {
 export interface SpaOptions {
   /** Behind a proxy (TRUST_PROXY=1): HSTS follows X-Forwarded-Proto. */
   trustProxy?: boolean
+  /** The captcha provider's name (`recaptcha`, `turnstile`): the page's CSP allows its script and frame. */
+  captchaProvider?: string
 }
 
 export function serveSpa(app: Hono<AppEnv>, root: string, options: SpaOptions = {}) {
@@ -77,7 +79,7 @@ export function serveSpa(app: Hono<AppEnv>, root: string, options: SpaOptions = 
   // The page and its CSP (hashes of its inline scripts), read at start-up and again only after a rebuild.
   let page: Page | undefined = existsSync(index) ? read(readFileSync(index, 'utf8'), 0) : undefined
   function read(html: string, mtimeMs: number): Page {
-    return { mtimeMs, html, csp: spaCsp(html) }
+    return { mtimeMs, html, csp: spaCsp(html, options.captchaProvider) }
   }
   async function currentPage(): Promise<Page> {
     const { mtimeMs } = await stat(index)
