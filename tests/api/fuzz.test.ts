@@ -307,6 +307,10 @@ const junkPathValues = [
   'null',
 ]
 
+/** A path or query value an error must not repeat: long enough to be recognised, and not percent-encoded. */
+const echoable = (junk: string) =>
+  junk.length >= 6 && !junk.includes('%') && junk !== 'x'.repeat(6) ? [junk] : []
+
 // ---------------------------------------------------------------------------------------------------------------
 // Cases of one operation
 
@@ -340,6 +344,7 @@ function casesOf(op: Operation, index: number): Case[] {
         what: `path ${p.name}=${junk.slice(0, 20)}`,
         path: pathWith({ ...validParams, [p.name]: junk }),
         query,
+        secrets: echoable(junk),
       })
   for (const p of queries)
     for (const junk of pick(random, junkPathValues, 6))
@@ -347,6 +352,7 @@ function casesOf(op: Operation, index: number): Case[] {
         what: `query ${p.name}=${junk.slice(0, 20)}`,
         path,
         query: queryWith({ ...validQuery, [p.name]: junk }),
+        secrets: echoable(junk),
       })
   if (queries.length) {
     add({ what: 'query undecodable', path, query: `${query}&%=%&a=%E0%A4%A` })
@@ -507,6 +513,47 @@ describe('fuzz: every operation of /web/openapi.json', () => {
   }, 180_000)
   afterAll(() => t?.close())
 
+  it('answers 400 on the field for the inputs of issue 13 that used to answer 500', async () => {
+    const client = await verifiedClient(t)
+    const as = { token: client.token }
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/public/client/login', { login: 'juan\u0000@example.ph', password: 'secret123' }, 'login'],
+      ['POST', '/public/client/login', { login: 'juan\ud800', password: 'secret123' }, 'login'],
+      ['PUT', '/private/client/change/email', { email: '\u0000juan@example.ph', code: '123' }, 'email'],
+      [
+        'POST',
+        '/private/client/disbursement-type',
+        { type: 'bank_transfer', bankId: 2_147_483_648, accountNumber: '001234567890' },
+        'bankId',
+      ],
+      [
+        'POST',
+        '/private/client/application',
+        { loanAmount: { amount: 500_000 }, term: { value: 14 }, marketing: { 'utm\u0000': 'x' } },
+        'marketing',
+      ],
+    ]
+    for (const [method, path, body, field] of cases) {
+      const answer = await call(t, method, path, body, as)
+      expect(answer.status, `${method} ${path}`).toBe(400)
+      expect(answer.body.response.violations?.map((v) => v.propertyPath)).toContain(field)
+    }
+    const infinite = await t.request('/web/public/client/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"login":"juan@example.ph","password":"secret123","captchaToken":1e400}',
+    })
+    expect(infinite.status).toBe(400)
+    const huge = await call(
+      t,
+      'GET',
+      '/private/client/application/9007199254740993/offer/actual',
+      undefined,
+      as,
+    )
+    expect(huge.status).toBe(400)
+  })
+
   it('answers no 5xx, never hangs and leaks nothing, for every operation, as every kind of caller', async () => {
     const started = performance.now()
     const failures: string[] = []
@@ -614,6 +661,7 @@ describe('fuzz: every operation of /web/openapi.json', () => {
     for (const failure of failures) trace(`FAIL ${failure}`)
     expect(operations.length).toBeGreaterThan(50)
     expect(serverErrors).toBe(0)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(failures.slice(0, 40)).toEqual([])
   }, 600_000)
 })
