@@ -131,7 +131,15 @@ const loginPassword = v.pipe(
 
 /** Log in with a phone number or an e-mail, and a password. */
 export const clientLoginSchema = v.object({
-  login: required(v.pipe(v.string(), v.maxLength(254))),
+  // A phone number typed the usual ways (`+63 917 123 4567`) finds the account stored as 09XXXXXXXXX; an e-mail
+  // is left as typed.
+  login: required(
+    v.pipe(
+      v.string(),
+      v.maxLength(254),
+      v.transform((login) => (login.includes('@') ? login : normalizeMobilePhone(login))),
+    ),
+  ),
   password: loginPassword,
   captchaToken,
   deviceId: v.optional(deviceIdSchema),

@@ -6,7 +6,12 @@
 import fc from 'fast-check'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { mobilePhoneSchema, normalizeMobilePhone, signUpSchema } from '../../domain/identity'
+import {
+  clientLoginSchema,
+  mobilePhoneSchema,
+  normalizeMobilePhone,
+  signUpSchema,
+} from '../../domain/identity'
 import { maskMobilePhone, PHONE_INPUT_MAX_LENGTH } from '../../src/ui/forms/phone-input'
 
 const parse = (input: string) => v.safeParse(mobilePhoneSchema, input)
@@ -123,5 +128,15 @@ describe('mobile number properties', () => {
         expect(maskMobilePhone(text).length).toBeLessThanOrEqual(PHONE_INPUT_MAX_LENGTH)
       }),
     )
+  })
+
+  it('the login field finds a phone account however the number is written, and leaves e-mails as typed', () => {
+    const login = (text: string) =>
+      v.parse(clientLoginSchema, { login: text, password: 'demo1234', captchaToken: 'x' }).login
+    expect(login('+63 917 000 0001')).toBe('09170000001')
+    expect(login('63-917-000-0001')).toBe('09170000001')
+    expect(login('09170000001')).toBe('09170000001')
+    expect(login('demo@hiram.local')).toBe('demo@hiram.local')
+    expect(login('not a phone')).toBe('not a phone')
   })
 })
