@@ -5,6 +5,9 @@
  */
 import { FetchError, ofetch } from 'ofetch'
 
+/** The header the server reads the device id from (server/auth/transport.ts). */
+export const DEVICE_HEADER = 'x-device-id'
+
 export interface Violation {
   propertyPath: string
   message: string
@@ -40,6 +43,11 @@ export interface ApiHooks {
   /** A 500+ answer (or no answer at all): the shell shows 'ERP response {status} {path}'. */
   onServerFailure(status: number, path: string): void
   onUnauthorized(status: 401 | 403, path: string): void
+  /**
+   * The browser's device id, sent as `x-device-id` on every call: the server knows the owner's trusted device by
+   * it before login too (password recovery and other code requests get that device's own budget).
+   */
+  getDeviceId?(): string | null
 }
 
 interface Envelope<T> {
@@ -70,6 +78,8 @@ export function createApiClient(hooks: ApiHooks) {
     onRequest({ options }) {
       const token = hooks.getToken()
       if (token) options.headers.set('Authorization', `Bearer ${token}`)
+      const device = hooks.getDeviceId?.()
+      if (device && !options.headers.has(DEVICE_HEADER)) options.headers.set(DEVICE_HEADER, device)
     },
     onResponse({ response }) {
       const auth = response.headers.get('authorization')

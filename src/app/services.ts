@@ -14,6 +14,7 @@ import {
   type SessionActorInput,
 } from '../../machines/auth.machine'
 import { createApiClient } from '../api/client'
+import { deviceId } from '../features/auth/device'
 import { createJourneyActor, FLOW_PATH } from '../features/journey/journey-actor'
 import type { JourneyRouting } from '../features/journey/journey-routing'
 import { readCookie, removeCookie } from './cookies'
@@ -37,6 +38,7 @@ export function createAppServices() {
     setToken: (token) => auth?.send({ type: 'TOKEN.RECEIVED', token }),
     onServerFailure: (status, path) => shell.send({ type: 'api.failed', status, path }),
     onUnauthorized: (status, path) => auth?.send({ type: 'API.UNAUTHORIZED', status, path }),
+    getDeviceId: deviceId,
   })
   const queryClient = new QueryClient({
     defaultOptions: {
