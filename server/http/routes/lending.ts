@@ -16,7 +16,6 @@ import { safeString } from '../../../domain/safe-text'
 import { loanDocument } from '../../db/schema-lending'
 import { clientAccount } from '../../services/identity/clients'
 import { assertCode, checkCode } from '../../services/identity/codes'
-import { sendCode } from '../../services/identity/messages'
 import { journeyTransaction } from '../../services/journey/journey'
 import { listDisbursements } from '../../services/journey/payout'
 import {
@@ -32,13 +31,16 @@ import {
   viewOf,
 } from '../../services/lending/applications'
 import { backOfficeDecision } from '../../services/lending/decision'
+import { documentsPage } from '../../services/lending/document-list'
 import { renderApplicationDocuments } from '../../services/lending/documents'
 import { activeLoanView, documentTypes, signInTransaction } from '../../services/lending/payout'
-import { reviewQueue } from '../../services/lending/review-queue'
+import { reviewQueuePage } from '../../services/lending/review-queue'
 import type { AppEnv } from '../context'
-import { binary, ok, setHeader } from '../envelope'
+import { binary, ok, okPage, setHeader } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
+import { okSlice, pagingSchema } from '../paging'
 import { type AnyRoute, defineRoute } from '../route'
+import { deliverCode } from './identity'
 import { clientIdOf, currentClient, db, deps } from './journey'
 
 const positiveId = idString()
@@ -375,26 +377,27 @@ export const lendingRoutes: AnyRoute[] = [
     summary: "The documents of the client's newest application",
     tags: ['documents'],
     access: 'client',
-    handler: async (c) => {
+    // One application's documents: one of each type, so one page always holds them.
+    paginated: true,
+    query: pagingSchema(10, 10),
+    handler: async (c, { query }) => {
       const row = await actualApplication(db(c), clientIdOf(c))
       const docs = row ? await documentsOf(db(c), clientIdOf(c), [row.id]) : []
-      return ok(c, docs.map(documentView))
+      return okSlice(c, docs.map(documentView), query)
     },
   }),
 
   defineRoute({
     method: 'get',
     path: '/private/client/document/list',
-    summary: 'Every loan document of the client, newest first',
+    summary: 'Every loan document of the client, newest first, a page at a time (page, perPage up to 100)',
     tags: ['documents'],
     access: 'client',
-    handler: async (c) => {
-      const rows = await db(c)
-        .select({ applicationId: loanDocument.applicationId })
-        .from(loanDocument)
-        .where(eq(loanDocument.clientId, clientIdOf(c)))
-      const ids = [...new Set(rows.map((r) => r.applicationId))]
-      return ok(c, (await documentsOf(db(c), clientIdOf(c), ids)).map(documentView))
+    paginated: true,
+    query: pagingSchema(50, 100),
+    handler: async (c, { query }) => {
+      const { items, total } = await documentsPage(db(c), clientIdOf(c), query)
+      return okPage(c, items.map(documentView), { ...query, total })
     },
   }),
 
@@ -435,7 +438,7 @@ export const lendingRoutes: AnyRoute[] = [
       code: v.optional(v.pipe(safeString(), v.regex(/^\d{3}$/, 'error-verification-code'))),
     }),
     handler: async (c, { params, body }) => {
-      const { secrets, messaging, now } = deps(c)
+      const { secrets, now } = deps(c)
       const me = await currentClient(c)
       const row = await ownApplication(db(c), me.id, params.id)
       if (body.code === undefined) {
@@ -448,13 +451,14 @@ export const lendingRoutes: AnyRoute[] = [
           if (row.status !== 2 || !doc || doc.version !== row.version)
             throw new ApiError(409, 'documentsOutdated', 'Render the documents before asking for the code.')
         })
-        const sent = await sendCode(
-          db(c),
-          messaging,
-          secrets.codeKey,
-          { purpose: 'agreement', channel: 'sms', target: me.phone, owner: clientAccount(me.id) },
-          now(),
-        )
+        // The owner's trusted device has its own code budget, and a limit answers 429 with Retry-After, which
+        // the sign screen counts down (deliverCode, docs/decisions/0006).
+        const sent = await deliverCode(c, {
+          purpose: 'agreement',
+          channel: 'sms',
+          target: me.phone,
+          owner: clientAccount(me.id),
+        })
         return ok(c, {
           sent: true,
           nextCodeAt: sent.nextCodeAt.toISOString(),
@@ -512,6 +516,11 @@ export const lendingRoutes: AnyRoute[] = [
       "Back office: applications waiting for a person (manual verification 14, decision error 401), oldest first, with the latest decision's rules and reasons",
     tags: ['back-office'],
     access: 'user',
-    handler: async (c) => ok(c, await reviewQueue(db(c))),
+    paginated: true,
+    query: pagingSchema(100, 200),
+    handler: async (c, { query }) => {
+      const { items, total } = await reviewQueuePage(db(c), query)
+      return okPage(c, items, { ...query, total })
+    },
   }),
 ]
