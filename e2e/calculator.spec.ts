@@ -270,6 +270,33 @@ test('/application/apply shows the compact calculator with an Edit toggle', asyn
   await expect(page.getByText('₱4 900.00 for 30 days')).toBeVisible()
 })
 
+test('a first-time client who chose repeat client and 60 days as a visitor applies for 30 days (issue 13)', async ({
+  page,
+  request,
+}) => {
+  const errors = watchConsole(page)
+  const client = await readyClient(request)
+  await page.setViewportSize({ width: 360, height: 740 })
+  // As a visitor on home: the repeat-client tab and 60 days, kept in the calculator cookie.
+  await page.goto('/')
+  await calculator(page).getByRole('tab', { name: 'Repeat client' }).click()
+  const term = page.getByRole('slider', { name: 'Term' })
+  await term.fill('60')
+  await expect(term).toHaveAttribute('aria-valuetext', '60 days')
+  await expectSettled(page)
+  await logInAsClient(page, client.phone, client.password)
+  await page.goto('/application/apply')
+  // No tab to choose, the first-loan term, a price, and Apply enabled: never the dead end.
+  await expect(page.getByText('₱5 000.00 for 30 days')).toBeVisible()
+  await expect(page.getByRole('tab')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Edit' }).click()
+  await expect(page.getByRole('slider', { name: 'Term' })).toHaveAttribute('max', '30')
+  await expect(page.getByRole('button', { name: 'Apply', exact: true })).toBeEnabled()
+  await expect(page.getByText('We could not price this loan just now.')).toHaveCount(0)
+  await page.waitForLoadState('networkidle')
+  expect(errors).toEqual([])
+})
+
 test('the calculator fits a 360 px screen', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 800 })
   await page.goto('/')
@@ -313,7 +340,9 @@ test('/profile/no-loan shows the full calculator, keeping the state chosen on ho
   await expect(amount).toHaveAttribute('aria-valuetext', 'PHP 4 900.00')
   await page.goto('/profile/no-loan')
   await expect(page.getByRole('heading', { level: 1, name: 'No active loan' })).toBeVisible()
-  await expect(calculator(page).getByRole('tablist')).toBeVisible()
+  // A client's tab is their history, not a choice (issue 13): a first-time client sees no tabs.
+  await expect(calculator(page).getByRole('tablist')).toHaveCount(0)
+  await expect(page.getByRole('slider', { name: 'Term' })).toHaveAttribute('max', '30')
   await expect(page.getByRole('slider', { name: 'Amount' })).toHaveAttribute('aria-valuetext', 'PHP 4 900.00')
   await expect(calculator(page).getByRole('button', { name: 'Apply now' })).toBeVisible()
   await expectSettled(page)
