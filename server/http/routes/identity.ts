@@ -26,6 +26,7 @@ import { safeString } from '../../../domain/safe-text'
 import { hashPassword } from '../../auth/passwords'
 import { clearToken, clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
 import { assertHuman, CAPTCHA_SAFE_SCORE } from '../../providers/captcha'
+import { MessageNotSentError } from '../../providers/messaging-live'
 import {
   authenticateClient,
   CLIENT_BLOCKED,
@@ -44,7 +45,7 @@ import {
   setPhone,
   signUp,
 } from '../../services/identity/clients'
-import { assertCode, checkCode } from '../../services/identity/codes'
+import { assertCode, CODE_RESEND_SECONDS, checkCode } from '../../services/identity/codes'
 import { hashDevice, isKnownTo, trustDevice, trustedCount } from '../../services/identity/devices'
 import { checkPasswordThrottled, clearAccountFailures } from '../../services/identity/login'
 import { type SendCode, type SentCode, sendCode, sendNotice } from '../../services/identity/messages'
@@ -149,7 +150,9 @@ export const deliverCode = (c: Context<AppEnv>, input: SendCode, options?: Deliv
 
 /**
  * Like deliverCode, but a limit reached is not an error (a login must still answer): the answer then says when
- * a code may be asked for again, or null when the day's codes are used up.
+ * a code may be asked for again, or null when the day's codes are used up. A provider that failed to send is
+ * the same: the code was issued, so the account (a sign-up's, already created) stays and "Send again" opens
+ * after the usual resend wait; a 503 there would leave a sign-up unable to retry ("phone taken").
  */
 export async function tryDeliverCode(
   c: Context<AppEnv>,
@@ -159,6 +162,8 @@ export async function tryDeliverCode(
   try {
     return await issueAndSend(c, input, options)
   } catch (error) {
+    if (error instanceof MessageNotSentError)
+      return { nextCodeAt: new Date(deps(c).now().getTime() + CODE_RESEND_SECONDS * 1000) }
     if (!(error instanceof RateLimited)) throw error
     if (error.code !== 'codeMinuteLimit') return { nextCodeAt: null }
     return { nextCodeAt: new Date(deps(c).now().getTime() + error.retryAfter * 1000) }
@@ -213,7 +218,7 @@ const phoneSmsCode = (ts: boolean) =>
     // The answer is the same whether or not the number belongs to anyone: a code is issued either way (so the
     // same limits apply) and delivered only to an existing client whose number is not verified yet.
     handler: async (c, { body }) => {
-      await assertHuman(deps(c).captcha, body.captchaToken, 'sms_code')
+      await assertHuman(deps(c).captcha, body.captchaToken, 'sms_code', clientAddress(c))
       const number = body.mobilePhone.number
       const row = await findClientByLogin(db(c), number)
       const deliver = Boolean(row && !row.phoneVerifiedAt && row.status !== CLIENT_BLOCKED)
@@ -317,7 +322,7 @@ export const identityRoutes: AnyRoute[] = [
     body: signUpSchema,
     handler: async (c, { body }) => {
       const { captcha, secrets, logger, now } = deps(c)
-      await assertHuman(captcha, body.captchaToken, 'signup')
+      await assertHuman(captcha, body.captchaToken, 'signup', clientAddress(c))
       await limitPublicCodes(c)
       const at = now()
       const row = await signUp(db(c), body, at)
@@ -363,7 +368,7 @@ export const identityRoutes: AnyRoute[] = [
     body: emailCodeRequestSchema,
     response: sentSchema,
     handler: async (c, { body }) => {
-      await assertHuman(deps(c).captcha, body.captchaToken, 'email_code')
+      await assertHuman(deps(c).captcha, body.captchaToken, 'email_code', clientAddress(c))
       const row = await findClientByLogin(db(c), body.email)
       const deliver = Boolean(row && !row.emailVerifiedAt && row.status !== CLIENT_BLOCKED)
       const sent = await deliverCode(c, {
@@ -427,7 +432,7 @@ export const identityRoutes: AnyRoute[] = [
       const { captcha, secrets, logger, now } = deps(c)
       const row = await findClientByLogin(db(c), body.login)
       if (body.code === undefined) {
-        await assertHuman(captcha, body.captchaToken, 'recover')
+        await assertHuman(captcha, body.captchaToken, 'recover', clientAddress(c))
         // Same answer for an unknown login; its code is issued (limits apply alike) but goes nowhere.
         const sent = await deliverCode(c, {
           purpose: 'recover_password',
@@ -478,7 +483,7 @@ export const identityRoutes: AnyRoute[] = [
     body: clientLoginSchema,
     handler: async (c, { body }) => {
       const { captcha, secrets, logger, now } = deps(c)
-      const score = await assertHuman(captcha, body.captchaToken, 'login')
+      const score = await assertHuman(captcha, body.captchaToken, 'login', clientAddress(c))
       const at = now()
       const requester = await requesterOf(c, body.deviceId)
       const { deviceHash } = requester
