@@ -6,7 +6,7 @@ import * as v from 'valibot'
 import { codeBodySchema, userLoginSchema } from '../../../domain/identity'
 import { idString } from '../../../domain/ids'
 import { safeString } from '../../../domain/safe-text'
-import { clearToken, sendToken } from '../../auth/transport'
+import { clearToken, clientAddress, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
 import {
   CLIENT_ACTIVE,
@@ -58,7 +58,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
     body: userLoginSchema,
     handler: async (c, { body }) => {
       const { captcha, secrets, logger, now } = deps(c)
-      await assertHuman(captcha, body.captchaToken, 'user_login')
+      await assertHuman(captcha, body.captchaToken, 'user_login', clientAddress(c))
       const at = now()
       const requester = await requesterOf(c, body.deviceId)
       const { deviceHash } = requester

@@ -3,7 +3,7 @@
  * open a session that sees the active loan only. Only routes declared `singleLink: true` accept it.
  */
 import { singleLinkLoginSchema, singleLinkOtpSchema } from '../../../domain/identity'
-import { sendToken } from '../../auth/transport'
+import { clientAddress, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
 import { maskRecipient } from '../../providers/messaging'
 import { CLIENT_BLOCKED, clientAccount, findClient } from '../../services/identity/clients'
@@ -33,7 +33,7 @@ export const singleLinkRoutes: AnyRoute[] = [
     access: 'public',
     body: singleLinkOtpSchema,
     handler: async (c, { body }) => {
-      await assertHuman(deps(c).captcha, body.captchaToken, 'lead_otp')
+      await assertHuman(deps(c).captcha, body.captchaToken, 'lead_otp', clientAddress(c))
       const { row } = await linkedClient(c, body.leadId)
       const sent = await deliverCode(c, {
         purpose: 'single_link',
