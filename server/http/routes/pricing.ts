@@ -6,6 +6,7 @@ import * as v from 'valibot'
 import { calculatorConfigSchema } from '../../../domain/calculator-config'
 import { idString } from '../../../domain/ids'
 import { offerSchema } from '../../../domain/offer'
+import { offerRefusal } from '../../../domain/offer-refusal'
 import { pricingConfigShapeSchema } from '../../../domain/pricing/config'
 import { manilaDate } from '../../../domain/pricing/manila-date'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
@@ -26,7 +27,7 @@ import {
 } from '../../services/pricing'
 import type { AppEnv } from '../context'
 import { ok, SerialisedJson } from '../envelope'
-import { notFound } from '../errors'
+import { notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 
 const centavosParam = v.pipe(
@@ -160,6 +161,14 @@ export const pricingRoutes: AnyRoute[] = [
       if (!client) throw notFound('Client')
       // Repeat pricing from the first paid loan; never above what the client may borrow now.
       const facts = await lendingFacts(database.db, client.id)
+      // A refusal says why and what to choose instead (issue 13): the calculator shows it as it stands.
+      const refusal = offerRefusal(
+        (await lendingConfig(database.db)).calculator,
+        facts,
+        params.amount,
+        params.term,
+      )
+      if (refusal.length) throw validationFailed(refusal)
       const offer = await priceOffer(
         database.db,
         {
