@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { LoanFigures } from '../../domain/offer-decision'
+import { addDays, manilaDate } from '../../domain/pricing/manila-date'
 import { offerDecisionMachine } from '../../machines/offer-decision.machine'
 import type { ApiClient } from '../../src/api/client'
 import {
@@ -142,7 +143,13 @@ describe('application screens against the lending API', () => {
     expect(loan).not.toBeNull()
     expect(loan?.principal.amount).toBe(5_000_00)
     expect(loan?.amountDue.amount).toBeGreaterThan(5_000_00)
-    expect(loan?.repaymentInvoice.dueDays).toBe(14)
+    // The loan starts on the Manila day of the payout (the jobs run two minutes ahead, so near Manila midnight
+    // that is already tomorrow) and is due 14 days later; dueDays counts from today by the app's own clock.
     expect(loan?.dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    expect(loan?.dueDate).toBe(addDays(loan?.createdAtDate ?? '', 14))
+    expect(loan?.repaymentInvoice.dueDays).toBe(
+      (Date.parse(loan!.dueDate) - Date.parse(manilaDate(t.deps.now()))) / 86_400_000,
+    )
+    expect([14, 15]).toContain(loan?.repaymentInvoice.dueDays)
   })
 })
