@@ -29,6 +29,7 @@ import {
   type SessionActorInput,
 } from '../../machines/auth.machine'
 import { decodeSessionToken } from '../../machines/session-token'
+import { flush } from '../support/deferred'
 import {
   type CoverageRecorder,
   createCoverageRecorder,
@@ -194,10 +195,6 @@ function startLive(recorder?: CoverageRecorder) {
   return { actor, clock, pending: hooks.pending, calls: hooks.calls, emitted }
 }
 type Live = ReturnType<typeof startLive>
-
-async function flush() {
-  for (let i = 0; i < 10; i++) await Promise.resolve()
-}
 
 const srcOf = (type: string) => {
   const e = modelEvents.find((m) => m.type === type)

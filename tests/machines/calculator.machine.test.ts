@@ -56,6 +56,7 @@ import {
   requestKeyOf,
   tabSelectedIn,
 } from '../../machines/calculator.machine'
+import { type Deferred, deferred, flush } from '../support/deferred'
 import {
   createCoverageRecorder,
   formatCoverage,
@@ -94,29 +95,6 @@ function offerFor(amount: number, term: number, marker = 0): Offer {
 
 // ---------------------------------------------------------------------------------------------------------
 // The real calculator under control: promises the test settles, fake timers for the debounce.
-
-interface Deferred<T> {
-  promise: Promise<T>
-  resolve: (value: T) => void
-  reject: (error: unknown) => void
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  // Superseded requests are settled on purpose or never; neither may look like an unhandled rejection.
-  promise.catch(() => {})
-  return { promise, resolve, reject }
-}
-
-/** Enough microtask turns for a settled promise to reach the machine as a done/error event. */
-async function flush() {
-  for (let i = 0; i < 10; i++) await Promise.resolve()
-}
 
 interface Requests {
   config: Deferred<CalculatorConfig>[]

@@ -20,6 +20,7 @@ import {
   codeRequestView,
   DEFAULT_WAIT_SECONDS,
 } from '../../machines/code-request.machine'
+import { type Deferred, deferred, flush } from '../support/deferred'
 import {
   createCoverageRecorder,
   formatCoverage,
@@ -44,27 +45,6 @@ const network = new Error('fetch failed')
 
 // ---------------------------------------------------------------------------------------------------------
 // The real machine under control
-
-interface Deferred<T> {
-  promise: Promise<T>
-  resolve: (value: T) => void
-  reject: (error: unknown) => void
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  promise.catch(() => {})
-  return { promise, resolve, reject }
-}
-
-async function flush() {
-  for (let i = 0; i < 10; i++) await Promise.resolve()
-}
 
 let requests: Deferred<CodeSent | null | undefined>[] = []
 const liveMachine = codeRequestMachine.provide({

@@ -40,6 +40,7 @@ import {
   journeyMachine,
   journeyTarget,
 } from '../../machines/journey.machine'
+import { type Deferred, deferred, flush } from '../support/deferred'
 import {
   createCoverageRecorder,
   formatCoverage,
@@ -89,27 +90,6 @@ const active = (step: FlowStep): Flow => ({ step, status: 'active' })
 
 // ---------------------------------------------------------------------------------------------------------
 // The real journey under control: promises the test settles, fake timers for the poll interval.
-
-interface Deferred<T> {
-  promise: Promise<T>
-  resolve: (value: T) => void
-  reject: (error: unknown) => void
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  promise.catch(() => {})
-  return { promise, resolve, reject }
-}
-
-async function flush() {
-  for (let i = 0; i < 10; i++) await Promise.resolve()
-}
 
 let requests: Deferred<Flow>[] = []
 const liveMachine = journeyMachine.provide({

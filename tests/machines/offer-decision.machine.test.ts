@@ -26,6 +26,7 @@ import {
   type OfferDecisionInput,
   offerDecisionMachine,
 } from '../../machines/offer-decision.machine'
+import { type Deferred, deferred, flush } from '../support/deferred'
 import {
   createCoverageRecorder,
   formatCoverage,
@@ -55,27 +56,6 @@ const reloaded: DecisionApplication = { ...decrease, status: applicationStatus.s
 
 // ---------------------------------------------------------------------------------------------------------
 // The real machine under control
-
-interface Deferred<T> {
-  promise: Promise<T>
-  resolve: (value: T) => void
-  reject: (error: unknown) => void
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  promise.catch(() => {})
-  return { promise, resolve, reject }
-}
-
-async function flush() {
-  for (let i = 0; i < 10; i++) await Promise.resolve()
-}
 
 interface Calls {
   sent: { call: OfferCall; deferred: Deferred<void> }[]
