@@ -17,7 +17,9 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
-  workers: 1,
+  // The axe checks (read-only pages, their own clients) run in a second worker beside the rest, which stays
+  // one worker: those specs share the demo client and the server's one-code-a-minute rule.
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   reporter: process.env.CI ? [['list']] : [['list']],
@@ -29,7 +31,20 @@ export default defineConfig({
   projects: [
     // Registers the clients that sign later, first, so their one-code-a-minute waits overlap other tests.
     { name: 'setup', testMatch: /\.setup\.ts$/ },
-    { name: 'chromium', use: { browserName: 'chromium' }, dependencies: ['setup'] },
+    {
+      name: 'chromium',
+      use: { browserName: 'chromium' },
+      dependencies: ['setup'],
+      testIgnore: /a11y\.spec\.ts$/,
+      workers: 1,
+    },
+    {
+      name: 'a11y',
+      use: { browserName: 'chromium' },
+      dependencies: ['setup'],
+      testMatch: /a11y\.spec\.ts$/,
+      workers: 1,
+    },
   ],
   webServer: {
     command: 'npx tsx server/main.ts',

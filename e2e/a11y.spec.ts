@@ -12,31 +12,15 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { repayChannels } from '../src/features/repay/channels'
 import { logInAsClient, presentDevice, readyClient, submitBackOfficeLogin } from './clients'
+import { publicRoutes, slugRoutes } from './routes'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
 
 const phone = { width: 360, height: 740 }
 
 const visitorRoutes = [
-  '/',
-  '/about',
-  '/contact',
-  '/documents',
-  '/documents/policy',
-  '/documents/terms',
-  '/faq',
-  '/how-to-apply',
-  '/login',
-  '/payment-info',
-  '/promo',
-  '/recover',
-  '/flow',
-  '/repay',
-  '/repay/bank-transfer',
-  '/repay/ewallets',
-  '/repay/payment-centers',
-  ...repayChannels.map((c) => `/repay/${c.kind === 'ewallet' ? 'ewallets' : 'payment-centers'}/${c.slug}`),
+  ...publicRoutes,
+  ...slugRoutes,
   '/affiliate/sleeper-otp',
   '/registration',
   '/no-such-page',

@@ -38,7 +38,12 @@ export async function lastCode(
 }
 
 let sequence = 0
-export const uniquePhone = () => `0919${String(Date.now() + sequence++).slice(-7)}`
+/**
+ * Playwright runs two workers (playwright.config.ts: the axe project beside the rest), each with its own
+ * sequence: the worker's index keeps their phones (0919…, 0918…) and e-mails apart.
+ */
+const worker = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % 2
+export const uniquePhone = () => `091${9 - worker}${String(Date.now() + sequence++).slice(-7)}`
 
 export interface ReadyClient {
   phone: string
@@ -58,7 +63,7 @@ export interface SignedUpClient extends ReadyClient {
 /** Signs a client up over the API (a fresh phone and e-mail), the phone not verified yet. */
 export async function signUpClient(request: APIRequestContext, password: string): Promise<SignedUpClient> {
   const phone = uniquePhone()
-  const email = `e2e.client.${Date.now()}.${sequence++}@example.ph`
+  const email = `e2e.client.${Date.now()}.${worker}.${sequence++}@example.ph`
   const created = await request.post('/web/public/client', {
     data: {
       mobilePhone: { number: phone },

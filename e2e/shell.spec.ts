@@ -1,30 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import { repayChannels } from '../src/features/repay/channels'
+import { publicRoutes, slugRoutes } from './routes'
 import { expectLayout, watchConsole } from './support'
-
-const publicRoutes = [
-  '/',
-  '/about',
-  '/contact',
-  '/documents',
-  '/documents/policy',
-  '/documents/terms',
-  '/faq',
-  '/how-to-apply',
-  '/login',
-  '/payment-info',
-  '/promo',
-  '/recover',
-  '/flow',
-  '/repay',
-  '/repay/bank-transfer',
-  '/repay/ewallets',
-  '/repay/payment-centers',
-]
-const slugRoutes = repayChannels.map(
-  (c) => `/repay/${c.kind === 'ewallet' ? 'ewallets' : 'payment-centers'}/${c.slug}`,
-)
 
 for (const path of [...publicRoutes, ...slugRoutes]) {
   test(`${path} renders inside the layout with no console error`, async ({ page }) => {
