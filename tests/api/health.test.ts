@@ -1,6 +1,6 @@
 /**
- * The orchestrator probes in-process (PGlite): both are OpenAPI routes, liveness never touches the database,
- * readiness answers 503 when `select 1` fails or hangs. tests/api/db-resilience.test.ts does the same against a
+ * The orchestrator probes in-process, on the test database (PGlite, or PostgreSQL with DATABASE_URL): both are
+ * OpenAPI routes, liveness never touches the database, readiness answers 503 when `select 1` fails or hangs. tests/api/db-resilience.test.ts does the same against a
  * real PostgreSQL that refuses connections.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,7 +30,7 @@ describe('health probes', () => {
     expect(live.body.data).toEqual({ status: 'ok' })
     const ready = await t.json('/web/health/ready')
     expect(ready.res.status).toBe(200)
-    expect(ready.body.data).toEqual({ status: 'ok', database: 'pglite' })
+    expect(ready.body.data).toEqual({ status: 'ok', database: t.deps.database.kind })
   })
 
   it('readiness is 503 when the database fails or does not answer in time; liveness stays 200', async () => {
