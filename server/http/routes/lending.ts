@@ -27,11 +27,11 @@ import {
   changeApplication,
   createApplication,
   documentsOf,
+  documentsPage,
   ownApplication,
   viewOf,
 } from '../../services/lending/applications'
 import { backOfficeDecision } from '../../services/lending/decision'
-import { documentsPage } from '../../services/lending/document-list'
 import { renderApplicationDocuments } from '../../services/lending/documents'
 import { activeLoanView, documentTypes, signInTransaction } from '../../services/lending/payout'
 import { reviewQueuePage } from '../../services/lending/review-queue'

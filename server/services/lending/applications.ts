@@ -548,23 +548,42 @@ export async function answerOffer(
   return change.result
 }
 
+/** A loan document's metadata, as the document lists answer it (never the file). */
+const documentColumns = {
+  id: loanDocument.id,
+  applicationId: loanDocument.applicationId,
+  type: loanDocument.type,
+  sha256: loanDocument.sha256,
+  size: loanDocument.size,
+  applicationVersion: loanDocument.applicationVersion,
+  renderedAt: loanDocument.renderedAt,
+  signedAt: loanDocument.signedAt,
+}
+
 /** Documents of one application (metadata only). */
 export async function documentsOf(db: DbOrTx, clientId: number, applicationIds: number[]) {
   if (!applicationIds.length) return []
   return db
-    .select({
-      id: loanDocument.id,
-      applicationId: loanDocument.applicationId,
-      type: loanDocument.type,
-      sha256: loanDocument.sha256,
-      size: loanDocument.size,
-      applicationVersion: loanDocument.applicationVersion,
-      renderedAt: loanDocument.renderedAt,
-      signedAt: loanDocument.signedAt,
-    })
+    .select(documentColumns)
     .from(loanDocument)
     .where(and(eq(loanDocument.clientId, clientId), inArray(loanDocument.applicationId, applicationIds)))
     .orderBy(desc(loanDocument.renderedAt))
+}
+
+/** GET /private/client/document/list: the client's loan documents, newest first, one page at a time. */
+export async function documentsPage(db: DbOrTx, clientId: number, q: { page: number; perPage: number }) {
+  const [total] = await db
+    .select({ n: count() })
+    .from(loanDocument)
+    .where(eq(loanDocument.clientId, clientId))
+  const items = await db
+    .select(documentColumns)
+    .from(loanDocument)
+    .where(eq(loanDocument.clientId, clientId))
+    .orderBy(desc(loanDocument.renderedAt), desc(loanDocument.id))
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage)
+  return { items, total: total?.n ?? 0 }
 }
 
 export async function clientStatusOf(db: DbOrTx, clientId: number) {
