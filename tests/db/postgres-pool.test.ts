@@ -13,22 +13,11 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../../server/db/client'
 import { DatabaseConnectError, isDatabaseUnavailable } from '../../server/db/errors'
+import { POSTGRES_SERVER_URL, postgresUnreachable } from '../support/postgres'
 
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/postgres'
+const SERVER_URL = POSTGRES_SERVER_URL
 
-async function postgresReachable(): Promise<string | null> {
-  const probe = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 3000 })
-  try {
-    await probe.connect()
-    return null
-  } catch (error) {
-    return (error as Error).message
-  } finally {
-    await probe.end().catch(() => {})
-  }
-}
-
-const unreachable = await postgresReachable()
+const unreachable = await postgresUnreachable()
 if (unreachable)
   console.warn(`postgres-pool: skipped, PostgreSQL at ${SERVER_URL} is unreachable (${unreachable})`)
 
