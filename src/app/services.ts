@@ -3,21 +3,12 @@
  */
 import { QueryClient } from '@tanstack/react-query'
 import { type Actor, createActor, fromPromise } from 'xstate'
-import { type ClientFacts, type JourneyFacts, SANDBOX_COOKIE } from '../../domain/flow-routes'
 import { appShellMachine } from '../../machines/app-shell.machine'
-import {
-  type AuthSnapshot,
-  type AuthUser,
-  authMachine,
-  isLoggedIn,
-  isSettled,
-  type SessionActorInput,
-} from '../../machines/auth.machine'
+import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import { createApiClient } from '../api/client'
 import { deviceId } from '../features/auth/device'
-import { createJourneyActor, FLOW_PATH } from '../features/journey/journey-actor'
-import type { JourneyRouting } from '../features/journey/journey-routing'
 import { readCookie, removeCookie } from './cookies'
+import { createJourneyRouting } from './journey-services'
 import { authRefreshInterval } from './runtime-settings'
 
 /** The cookie the server writes with every token (docs/decisions/0006); the app only reads and removes it. */
@@ -80,74 +71,6 @@ export function createAppServices() {
   if (restored) auth.send({ type: 'TOKEN.RECEIVED', token: restored })
   const journey = createJourneyRouting({ api, queryClient, auth })
   return { shell, api, queryClient, auth, journey }
-}
-
-/** The client fields the journey rules read, from the session's user (GET /private/client). */
-function clientFactsOf(user: AuthUser | null): ClientFacts | null {
-  if (!user || user.status === undefined) return null
-  const extra = user as AuthUser & { soldDebt?: boolean; closedLoansCount?: number }
-  return {
-    firstName: user.firstName ?? null,
-    status: user.status,
-    soldDebt: extra.soldDebt ?? false,
-    closedLoansCount: extra.closedLoansCount ?? 0,
-    phoneVerified: user.phoneVerified ?? true,
-  }
-}
-
-function journeyFactsOf(snapshot: AuthSnapshot): JourneyFacts {
-  const admin = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'user'
-  return {
-    admin,
-    qaDisableFlow: readCookie(SANDBOX_COOKIE) !== null,
-    client: admin ? null : clientFactsOf(snapshot.context.user),
-    application: null,
-  }
-}
-
-/**
- * The client journey (machines/journey.machine.ts) fed by the auth session: once the session has settled, every
- * change of who is logged in (or of their profile) is a SESSION.CHANGED; while a client is logged in the
- * machine polls the flow, and the router's `beforeLoad` guards read it (src/features/journey/journey-routing.ts).
- */
-function createJourneyRouting({
-  api,
-  queryClient,
-  auth,
-}: {
-  api: ReturnType<typeof createApiClient>
-  queryClient: QueryClient
-  auth: AuthActor
-}): JourneyRouting {
-  const actor = createJourneyActor({ getFlow: (signal) => api.get(FLOW_PATH, { signal, quiet: true }) })
-  let last = ''
-  const publish = (snapshot: AuthSnapshot) => {
-    if (!isSettled(snapshot)) return
-    // A single-link session sees my loan only: it has no journey of its own.
-    const loggedIn = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'client'
-    const facts = journeyFactsOf(snapshot)
-    const key = JSON.stringify([loggedIn, facts])
-    if (key === last) return
-    last = key
-    actor.send({ type: 'SESSION.CHANGED', loggedIn, facts })
-  }
-  auth.subscribe(publish)
-  publish(auth.getSnapshot())
-  return {
-    actor,
-    readCookie,
-    effects: {
-      removeCookie: ({ name }) => removeCookie(name),
-      logout: () => auth.send({ type: 'LOGOUT' }),
-      loadProfileAndFlow: () => {
-        auth.send({ type: 'USER.RELOAD' })
-        actor.send({ type: 'FLOW.REFRESH' })
-      },
-      loadLoanAndSchedule: () => {
-        void queryClient.invalidateQueries({ queryKey: ['loan'] })
-      },
-    },
-  }
 }
 
 export type AppServices = ReturnType<typeof createAppServices>

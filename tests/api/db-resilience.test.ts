@@ -18,6 +18,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/client'
 import { seedReferenceData } from '../../server/db/seed'
+import { freePort } from '../support/free-port'
 import { POSTGRES_SERVER_URL, postgresUnreachable } from '../support/postgres'
 
 const SERVER_URL = POSTGRES_SERVER_URL
@@ -117,7 +118,7 @@ describe.skipIf(Boolean(unreachable))('the server survives PostgreSQL ending its
     await seedReferenceData(database.db)
     await database.close()
 
-    const port = 45_000 + randomInt(0, 2000)
+    const port = await freePort()
     base = `http://127.0.0.1:${port}/web`
     child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: process.cwd(),

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/client'
 import { seedReferenceData } from '../../server/db/seed'
 import { LOGIN_MAX_FAILURES_PER_ACCOUNT } from '../../server/services/identity/login'
+import { freePorts } from '../support/free-port'
 import { newPhone, PASSWORD } from './identity-helpers'
 
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test'
@@ -107,9 +108,9 @@ describe('limits hold across two server processes on one PostgreSQL database', (
     await seedReferenceData(database.db)
     await database.close()
     const secret = randomBytes(48).toString('base64url')
-    const port = 43_000 + Math.floor(Math.random() * 2000)
-    servers.push(await startServer(url.toString(), port, secret, join(dataDir, 'a')))
-    servers.push(await startServer(url.toString(), port + 1, secret, join(dataDir, 'b')))
+    const [first, second] = (await freePorts(2)) as [number, number]
+    servers.push(await startServer(url.toString(), first, secret, join(dataDir, 'a')))
+    servers.push(await startServer(url.toString(), second, secret, join(dataDir, 'b')))
   }, 120_000)
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/client'
 import { config, configAudit } from '../../server/db/schema'
+import { freePort } from '../support/free-port'
 
 const children: ChildProcess[] = []
 const dirs: string[] = []
@@ -48,7 +49,7 @@ function run(script: string, args: string[], env: Record<string, string>) {
   return { child, exited, waitFor, output: () => output }
 }
 
-const port = () => String(20_000 + Math.floor(Math.random() * 20_000))
+const port = async () => String(await freePort())
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
@@ -58,10 +59,10 @@ afterEach(() => {
 describe('embedded database (PGlite) lifecycle', () => {
   it('refuses a second server on the same data directory within 5 seconds, naming the directory', async () => {
     const dataDir = tempDir()
-    const first = run('server/main.ts', [], { DATA_DIR: dataDir, PORT: port() })
+    const first = run('server/main.ts', [], { DATA_DIR: dataDir, PORT: await port() })
     await first.waitFor('Hiram is running')
     const started = Date.now()
-    const second = run('server/main.ts', [], { DATA_DIR: dataDir, PORT: port() })
+    const second = run('server/main.ts', [], { DATA_DIR: dataDir, PORT: await port() })
     const code = await second.exited
     expect(code).not.toBe(0)
     expect(Date.now() - started).toBeLessThan(5000)
@@ -71,7 +72,7 @@ describe('embedded database (PGlite) lifecycle', () => {
 
   it('closes the database and releases the directory on SIGTERM', async () => {
     const dataDir = tempDir()
-    const server = run('server/main.ts', [], { DATA_DIR: dataDir, PORT: port() })
+    const server = run('server/main.ts', [], { DATA_DIR: dataDir, PORT: await port() })
     await server.waitFor('Hiram is running')
     expect(existsSync(join(dataDir, 'hiram.lock'))).toBe(true)
     server.child.kill('SIGTERM')

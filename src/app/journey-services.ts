@@ -1,0 +1,80 @@
+/**
+ * The journey's wiring in the app: the auth session feeds the browser's flow machine the facts the routing
+ * reads (SESSION.CHANGED), and the router context gets the actor, the cookie reader and the guard effects.
+ */
+import type { QueryClient } from '@tanstack/react-query'
+import { type ClientFacts, type JourneyFacts, SANDBOX_COOKIE } from '../../domain/flow-routes'
+import { type AuthSnapshot, type AuthUser, isLoggedIn, isSettled } from '../../machines/auth.machine'
+import type { createApiClient } from '../api/client'
+import { createJourneyActor, FLOW_PATH } from '../features/journey/journey-actor'
+import type { JourneyRouting } from '../features/journey/journey-routing'
+import { readCookie, removeCookie } from './cookies'
+import type { AuthActor } from './services'
+
+/** The client fields the journey rules read, from the session's user (GET /private/client). */
+function clientFactsOf(user: AuthUser | null): ClientFacts | null {
+  if (!user || user.status === undefined) return null
+  const extra = user as AuthUser & { soldDebt?: boolean; closedLoansCount?: number }
+  return {
+    firstName: user.firstName ?? null,
+    status: user.status,
+    soldDebt: extra.soldDebt ?? false,
+    closedLoansCount: extra.closedLoansCount ?? 0,
+    phoneVerified: user.phoneVerified ?? true,
+  }
+}
+
+function journeyFactsOf(snapshot: AuthSnapshot): JourneyFacts {
+  const admin = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'user'
+  return {
+    admin,
+    qaDisableFlow: readCookie(SANDBOX_COOKIE) !== null,
+    client: admin ? null : clientFactsOf(snapshot.context.user),
+    application: null,
+  }
+}
+
+/**
+ * The client journey (machines/journey.machine.ts) fed by the auth session: once the session has settled, every
+ * change of who is logged in (or of their profile) is a SESSION.CHANGED; while a client is logged in the
+ * machine polls the flow, and the router's `beforeLoad` guards read it (src/features/journey/journey-routing.ts).
+ */
+export function createJourneyRouting({
+  api,
+  queryClient,
+  auth,
+}: {
+  api: ReturnType<typeof createApiClient>
+  queryClient: QueryClient
+  auth: AuthActor
+}): JourneyRouting {
+  const actor = createJourneyActor({ getFlow: (signal) => api.get(FLOW_PATH, { signal, quiet: true }) })
+  let last = ''
+  const publish = (snapshot: AuthSnapshot) => {
+    if (!isSettled(snapshot)) return
+    // A single-link session sees my loan only: it has no journey of its own.
+    const loggedIn = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'client'
+    const facts = journeyFactsOf(snapshot)
+    const key = JSON.stringify([loggedIn, facts])
+    if (key === last) return
+    last = key
+    actor.send({ type: 'SESSION.CHANGED', loggedIn, facts })
+  }
+  auth.subscribe(publish)
+  publish(auth.getSnapshot())
+  return {
+    actor,
+    readCookie,
+    effects: {
+      removeCookie: ({ name }) => removeCookie(name),
+      logout: () => auth.send({ type: 'LOGOUT' }),
+      loadProfileAndFlow: () => {
+        auth.send({ type: 'USER.RELOAD' })
+        actor.send({ type: 'FLOW.REFRESH' })
+      },
+      loadLoanAndSchedule: () => {
+        void queryClient.invalidateQueries({ queryKey: ['loan'] })
+      },
+    },
+  }
+}
