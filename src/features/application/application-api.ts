@@ -9,6 +9,7 @@ import * as v from 'valibot'
 import { fromPromise } from 'xstate'
 import { type Offer, offerSchema } from '../../../domain/offer'
 import type { DecisionApplication, OfferCall } from '../../../domain/offer-decision'
+import type { ApplicationStatusFacts } from '../../../machines/application-wait.machine'
 import type { ApiClient } from '../../api/client'
 
 const money = v.looseObject({ amount: v.pipe(v.number(), v.integer()) })
@@ -167,5 +168,12 @@ export function offerDecisionActors(api: ApiClient, onReloaded?: (application: A
       onReloaded?.(application)
       return decisionApplicationOf(application)
     }),
+  }
+}
+
+/** The actor the application-wait machine invokes: the newest application's status, with the app's API client. */
+export function applicationWaitActors(api: ApiClient) {
+  return {
+    fetchStatus: fromPromise<ApplicationStatusFacts | null>(({ signal }) => getActualStatus(api, signal)),
   }
 }

@@ -1,48 +1,42 @@
 /**
- * /application/loading: the decision engine works asynchronously, so this page asks for the application's
- * status every POLL_MS. Whenever the status answers something new it tells the journey to refetch the flow
- * (the router, not this page, moves the client on). After TIMEOUT_MS it stops asking and says so, with a way
- * to keep waiting or to leave.
+ * /application/loading: the decision engine works asynchronously. The application-wait machine
+ * (machines/application-wait.machine.ts) asks for the application's status every STATUS_POLL_INTERVAL_MS and
+ * gives up after WAIT_TIMEOUT_MS; whenever the status answers something new it tells the journey to refetch the
+ * flow (the journey machine and the route guards, not this page, move the client on). This page only shows the
+ * machine's state and sends KEEP_WAITING.
  */
-import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useRef, useState } from 'react'
+import { useActorRef, useSelector } from '@xstate/react'
+import { useMemo, useState } from 'react'
+import {
+  applicationWaitMachine,
+  STATUS_POLL_INTERVAL_MS,
+  WAIT_TIMEOUT_MS,
+} from '../../../machines/application-wait.machine'
 import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
-import { applicationQueryKeys, getActualStatus } from './application-api'
-import { ErrorNotice, errorKeyOf, ScreenFrame } from './parts'
+import { applicationWaitActors } from './application-api'
+import { ErrorNotice, ScreenFrame } from './parts'
 
-export const POLL_MS = 2_500
-export const TIMEOUT_MS = 60_000
+export const POLL_MS = STATUS_POLL_INTERVAL_MS
+export const TIMEOUT_MS = WAIT_TIMEOUT_MS
 
 export function ApplicationLoading({ pollMs = POLL_MS, timeoutMs = TIMEOUT_MS }) {
   const api = useApi()
   const m = useMessages().application
   const refreshJourney = useJourneyRefresh()
-  const [timedOut, setTimedOut] = useState(false)
-
-  // Each wait (the first, and each Keep waiting) lasts timeoutMs.
-  useEffect(() => {
-    if (timedOut) return
-    const timer = setTimeout(() => setTimedOut(true), timeoutMs)
-    return () => clearTimeout(timer)
-  }, [timeoutMs, timedOut])
-
-  const status = useQuery({
-    queryKey: applicationQueryKeys.status,
-    queryFn: ({ signal }) => getActualStatus(api, signal),
-    refetchInterval: timedOut ? false : pollMs,
-    refetchIntervalInBackground: true,
-    staleTime: 0,
-  })
-
-  const seen = useRef<number | null>(null)
-  const current = status.data?.status
-  useEffect(() => {
-    if (current === undefined || current === seen.current) return
-    seen.current = current
-    refreshJourney()
-  }, [current, refreshJourney])
+  const machine = useMemo(
+    () =>
+      applicationWaitMachine.provide({
+        actors: applicationWaitActors(api),
+        actions: { statusChanged: () => refreshJourney() },
+      }),
+    [api, refreshJourney],
+  )
+  const [input] = useState(() => ({ pollInterval: pollMs, timeout: timeoutMs }))
+  const actor = useActorRef(machine, { input })
+  const timedOut = useSelector(actor, (s) => s.matches('timedOut'))
+  const errorCode = useSelector(actor, (s) => s.context.errorCode)
 
   if (timedOut) {
     return (
@@ -51,7 +45,11 @@ export function ApplicationLoading({ pollMs = POLL_MS, timeoutMs = TIMEOUT_MS })
           <p className="callout__body">{m.loading.timeoutBody}</p>
         </div>
         <p className="button-row">
-          <button type="button" className="button button--primary" onClick={() => setTimedOut(false)}>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => actor.send({ type: 'KEEP_WAITING' })}
+          >
             {m.loading.keepWaiting}
           </button>
           <Link to="/profile" className="button button--secondary">
@@ -71,7 +69,7 @@ export function ApplicationLoading({ pollMs = POLL_MS, timeoutMs = TIMEOUT_MS })
         <span className="calculator__spinner" aria-hidden="true" />
         <span>{m.loading.status}</span>
       </div>
-      {status.isError ? <ErrorNotice errorKey={errorKeyOf(status.error)} /> : null}
+      {errorCode ? <ErrorNotice errorKey={errorCode} /> : null}
     </ScreenFrame>
   )
 }
