@@ -1,201 +1,403 @@
 /**
- * The client's journey as the server keeps it (issue 5): which registration step the client is on. Pure: no
- * actors, no delays, no I/O. The server restores the persisted snapshot inside a transaction, asks the machine
- * whether the event a call stands for fits the current step (`snapshot.can`), and stores the next snapshot in
- * the same transaction. State names are the spec's flow steps, so `GET /flow` answers `snapshot.value` as is.
+ * The client's journey (issue 5, issue 14): the one model of which step a client is on. Every other view of the
+ * steps derives from this file: the server's transactions and 409s, `GET /flow` and its schema, the browser's
+ * routing table (each state's `meta.destination`), the 409 matrix of the API tests, the test helpers that walk a
+ * client to a step, and the analyst diagram (docs/statecharts/client-journey.md, annotated with each page).
  *
- * The calls behind each event, and why the steps are in this order, are in
- * docs/decisions/0010-client-journey-on-the-server.md. Events that keep the step (saving a contact, a photo, a
- * payout account) are self-transitions with the step as target (a targetless transition without actions is
- * one `snapshot.can` reports as not enabled): they are accepted only on their step, and refused with a 409
- * elsewhere like every other event.
+ * Pure: no actors, no delays, no I/O. The server restores the persisted snapshot inside a transaction, asks the
+ * machine whether the event a call stands for fits the current step (`snapshot.can`), and stores the next
+ * snapshot and a history row in the same transaction. State names are the spec's flow steps, so `GET /flow`
+ * answers `snapshot.value` as is.
+ *
+ * - Each state's metadata (`JourneyStepMeta`) says what `GET /flow` answers on it (`status`) and where the
+ *   browser shows it (`destination`, resolved by ./destinations.ts). `satisfies` makes a step without them a
+ *   type error.
+ * - Each event's definition (`journeyEventDefinitions`) names the calls and jobs that send it.
+ * - `unenteredSteps`: the spec's routing table also names `facebook` and `pre_approval_page`, steps this server
+ *   never enters. The browser still routes them (a different back end could answer them), so they carry the same
+ *   metadata, but they are not states: no transition reaches them and coverage does not ask for them.
+ *
+ * Why the steps are in this order: docs/decisions/0010-client-journey-on-the-server.md. Events that keep the
+ * step (saving a contact, a photo, a payout account) are self-transitions with the step as target (a targetless
+ * transition without actions is one `snapshot.can` reports as not enabled): they are accepted only on their
+ * step, and refused with a 409 elsewhere like every other event.
  */
 import { setup, transition } from 'xstate'
+import type { Destination } from './destinations'
 
-export const journeySteps = [
-  'new_client_created',
-  'work_info',
-  'relative_info',
-  'address',
-  'document_upload',
-  'veriff',
-  'kontomatik',
-  'disbursement_type',
-  'no_loan_page',
-  'reject_page',
-  // Issue 6: the application (docs/decisions/0012). The two *_processing steps are waiting states: the flow
-  // answers them with status 'completed' (the app shows the loading page), every other step is 'active'.
-  'application_processing',
-  'manual_page',
-  'offer_decrease',
-  'offer_increase',
-  'otp_agreement',
-  'payout_processing',
-  'tmc_page',
-  'loan_page',
-] as const
-export type JourneyStep = (typeof journeySteps)[number]
+/** What `GET /flow` answers on a step: 'completed' while the server works (the app shows the loading page). */
 export type JourneyStatus = 'active' | 'completed'
+export const journeyStatuses: readonly JourneyStatus[] = ['active', 'completed']
 
-export type JourneyEvent =
-  /** PUT /private/client: names, birth date, gender, civil status, e-mail. */
-  | { type: 'SUBMIT_DETAILS' }
-  /** PUT /complete-back-office-client: the client confirms details a back-office agent entered. */
-  | { type: 'CONFIRM_BACK_OFFICE_DETAILS' }
-  /** PUT /complete-step-two: employment and income. */
-  | { type: 'SUBMIT_EMPLOYMENT' }
-  /** POST /additional/contact: one more contact person; the step stays. */
-  | { type: 'ADD_CONTACT' }
-  /** PUT /complete-step-three: the relative to contact. */
-  | { type: 'SUBMIT_REFERENCE' }
-  /** POST /geo: the device's location, with the client's permission; the step stays. */
-  | { type: 'RECORD_GEO' }
-  /** PUT /complete-step-four: the PSGC address. */
-  | { type: 'SUBMIT_ADDRESS' }
-  /** POST /id-document/upload and DELETE /id-document/delete/{type}; the step stays. */
-  | { type: 'CHANGE_ID_PHOTO' }
-  /** POST /id-document/finish: document type, number, expiry, with the photos uploaded. */
-  | { type: 'FINISH_ID_DOCUMENT' }
-  /** POST /veriff/session; the step stays until a decision. */
-  | { type: 'START_VERIFICATION' }
-  | { type: 'VERIFICATION_APPROVED' }
-  | { type: 'VERIFICATION_RESUBMISSION' }
-  | { type: 'VERIFICATION_DECLINED' }
-  /** POST /kontomatik/import with credentials the bank refused; the step stays. */
-  | { type: 'BANK_LOGIN_FAILED' }
-  | { type: 'BANK_DATA_IMPORTED' }
-  /** POST /kontomatik/skip: linking a bank is optional. */
-  | { type: 'SKIP_BANK_DATA' }
-  /** POST /disbursement-type and PUT /disbursement-type/select/{id}; the step stays. */
-  | { type: 'SAVE_PAYOUT' }
-  /** PUT /finish: the summary is confirmed with a payout method chosen. */
-  | { type: 'FINISH' }
-  // Issue 6 (docs/decisions/0012): the application, from create to the loan.
-  /** POST /private/client/application. */
-  | { type: 'APPLY' }
-  /** PUT /private/client/application/{id} and POST .../{id}/promocode while it waits; the step stays. */
-  | { type: 'CHANGE_APPLICATION' }
-  /** POST /private/client/application/{id}/cancel. */
-  | { type: 'CANCEL_APPLICATION' }
-  /** The decision engine (or the back office, for manual verification). */
-  | { type: 'DECISION_APPROVED' }
-  | { type: 'DECISION_REJECTED' }
-  | { type: 'DECISION_MANUAL' }
-  | { type: 'DECISION_DECREASE' }
-  | { type: 'DECISION_INCREASE' }
-  /** PUT .../special/offer/approve, .../yhat/offer/approve/decrease, .../yhat/offer/approve/increase. */
-  | { type: 'OFFER_ANSWERED' }
-  /** POST /render/document and the code request of POST /application/agreement/{id}; the step stays. */
-  | { type: 'PREPARE_SIGNATURE' }
-  /** POST /application/agreement/{id} with the right code. */
-  | { type: 'SIGN' }
-  | { type: 'PAYOUT_SUCCEEDED' }
-  | { type: 'PAYOUT_CASH_PICKUP_READY' }
-  | { type: 'PAYOUT_FAILED' }
+export interface JourneyStepMeta {
+  status: JourneyStatus
+  destination: Destination
+}
+
+/** Who sends an event: the client (a call), a back-office user (a call), or a server job. */
+export type JourneySender = 'client' | 'back-office' | 'job'
+
+export interface JourneyEventDefinition {
+  /** In words, for 409 messages and the diagram. */
+  label: string
+  /** The calls (method and spec path) that send it; empty when only a job does. */
+  calls: readonly string[]
+  sentBy: readonly JourneySender[]
+}
+
+/** Every event of the journey, with the calls that send it. The event union derives from the keys. */
+export const journeyEventDefinitions = {
+  SUBMIT_DETAILS: { label: 'Personal details', calls: ['PUT /web/private/client'], sentBy: ['client'] },
+  CONFIRM_BACK_OFFICE_DETAILS: {
+    label: 'Confirming the details entered for you',
+    calls: ['PUT /web/private/client/complete-back-office-client'],
+    sentBy: ['client'],
+  },
+  SUBMIT_EMPLOYMENT: {
+    label: 'Employment details',
+    calls: ['PUT /web/private/client/complete-step-two'],
+    sentBy: ['client'],
+  },
+  ADD_CONTACT: {
+    label: 'An additional contact',
+    calls: ['POST /web/private/client/additional/contact'],
+    sentBy: ['client'],
+  },
+  SUBMIT_REFERENCE: {
+    label: 'The reference person',
+    calls: ['PUT /web/private/client/complete-step-three'],
+    sentBy: ['client'],
+  },
+  RECORD_GEO: { label: 'The device location', calls: ['POST /web/private/client/geo'], sentBy: ['client'] },
+  SUBMIT_ADDRESS: {
+    label: 'The address',
+    calls: ['PUT /web/private/client/complete-step-four'],
+    sentBy: ['client'],
+  },
+  CHANGE_ID_PHOTO: {
+    label: 'An identity document photo',
+    calls: [
+      'POST /web/private/client/id-document/upload',
+      'DELETE /web/private/client/id-document/delete/{type}',
+    ],
+    sentBy: ['client'],
+  },
+  FINISH_ID_DOCUMENT: {
+    label: 'The identity document',
+    calls: ['POST /web/private/client/id-document/finish'],
+    sentBy: ['client'],
+  },
+  START_VERIFICATION: {
+    label: 'Identity verification',
+    calls: ['POST /web/private/client/veriff/session'],
+    sentBy: ['client'],
+  },
+  VERIFICATION_APPROVED: {
+    label: 'An identity verification decision',
+    calls: ['GET /web/private/client/veriff/decision/{id}'],
+    sentBy: ['client'],
+  },
+  VERIFICATION_RESUBMISSION: {
+    label: 'An identity verification decision',
+    calls: ['GET /web/private/client/veriff/decision/{id}'],
+    sentBy: ['client'],
+  },
+  VERIFICATION_DECLINED: {
+    label: 'An identity verification decision',
+    calls: ['GET /web/private/client/veriff/decision/{id}'],
+    sentBy: ['client'],
+  },
+  BANK_LOGIN_FAILED: {
+    label: 'Bank linking',
+    calls: ['POST /web/private/client/kontomatik/import'],
+    sentBy: ['client'],
+  },
+  BANK_DATA_IMPORTED: {
+    label: 'Bank linking',
+    calls: ['POST /web/private/client/kontomatik/import'],
+    sentBy: ['client'],
+  },
+  SKIP_BANK_DATA: {
+    label: 'Skipping bank linking',
+    calls: ['POST /web/private/client/kontomatik/skip'],
+    sentBy: ['client'],
+  },
+  SAVE_PAYOUT: {
+    label: 'A payout method',
+    calls: [
+      'POST /web/private/client/disbursement-type',
+      'PUT /web/private/client/disbursement-type/select/{id}',
+    ],
+    sentBy: ['client'],
+  },
+  FINISH: { label: 'Finishing registration', calls: ['PUT /web/private/client/finish'], sentBy: ['client'] },
+  APPLY: { label: 'A new application', calls: ['POST /web/private/client/application'], sentBy: ['client'] },
+  CHANGE_APPLICATION: {
+    label: 'A change to the application',
+    calls: [
+      'PUT /web/private/client/application/{id}',
+      'POST /web/private/client/application/{applicationId}/promocode',
+    ],
+    sentBy: ['client'],
+  },
+  CANCEL_APPLICATION: {
+    label: 'Cancelling the application',
+    calls: ['POST /web/private/client/application/{id}/cancel'],
+    sentBy: ['client'],
+  },
+  DECISION_APPROVED: {
+    label: 'A decision on the application',
+    calls: ['PUT /web/private/back-office/application/{id}/decision'],
+    sentBy: ['job', 'back-office'],
+  },
+  DECISION_REJECTED: {
+    label: 'A decision on the application',
+    calls: ['PUT /web/private/back-office/application/{id}/decision'],
+    sentBy: ['job', 'back-office'],
+  },
+  DECISION_MANUAL: { label: 'A decision on the application', calls: [], sentBy: ['job'] },
+  DECISION_DECREASE: { label: 'A decision on the application', calls: [], sentBy: ['job'] },
+  DECISION_INCREASE: { label: 'A decision on the application', calls: [], sentBy: ['job'] },
+  OFFER_ANSWERED: {
+    label: 'An answer to the offer',
+    calls: [
+      'PUT /web/private/client/special/offer/approve',
+      'PUT /web/private/client/yhat/offer/approve/decrease',
+      'PUT /web/private/client/yhat/offer/approve/increase',
+    ],
+    sentBy: ['client'],
+  },
+  PREPARE_SIGNATURE: {
+    label: 'The loan documents',
+    calls: [
+      'POST /web/private/client/render/document',
+      'POST /web/private/client/application/agreement/{id}',
+    ],
+    sentBy: ['client'],
+  },
+  SIGN: {
+    label: 'Signing the agreement',
+    calls: ['POST /web/private/client/application/agreement/{id}'],
+    sentBy: ['client'],
+  },
+  PAYOUT_SUCCEEDED: { label: 'A payout result', calls: [], sentBy: ['job'] },
+  PAYOUT_CASH_PICKUP_READY: { label: 'A payout result', calls: [], sentBy: ['job'] },
+  PAYOUT_FAILED: { label: 'A payout result', calls: [], sentBy: ['job'] },
   /** PUT /finish after a failed payout and a new payout account: the same disbursement is tried again. */
-  | { type: 'RETRY_PAYOUT' }
+  RETRY_PAYOUT: {
+    label: 'Retrying the payout',
+    calls: ['PUT /web/private/client/finish'],
+    sentBy: ['client'],
+  },
+} as const satisfies Record<string, JourneyEventDefinition>
+
+export type JourneyEventType = keyof typeof journeyEventDefinitions
+export type JourneyEvent = { type: JourneyEventType }
+export const journeyEventTypes = Object.keys(journeyEventDefinitions) as JourneyEventType[]
+
+interface JourneyStateConfig {
+  meta: JourneyStepMeta
+  description?: string
+  on?: Partial<Record<JourneyEventType, string>>
+}
+
+const active = (destination: Destination): JourneyStepMeta => ({ status: 'active', destination })
+const waiting: JourneyStepMeta = { status: 'completed', destination: { page: 'loading' } }
+
+/** The steps, in the order a new client usually meets them. The step union derives from the keys. */
+const steps = {
+  new_client_created: {
+    meta: active({ when: 'hasFirstName', yes: 'apply', no: 'details' }),
+    on: { SUBMIT_DETAILS: 'work_info', CONFIRM_BACK_OFFICE_DETAILS: 'work_info' },
+  },
+  work_info: { meta: active({ page: 'employment' }), on: { SUBMIT_EMPLOYMENT: 'relative_info' } },
+  relative_info: {
+    meta: active({ page: 'reference' }),
+    on: { ADD_CONTACT: 'relative_info', SUBMIT_REFERENCE: 'address' },
+  },
+  address: {
+    meta: active({ page: 'address' }),
+    on: { RECORD_GEO: 'address', SUBMIT_ADDRESS: 'document_upload' },
+  },
+  document_upload: {
+    meta: active({ page: 'documents' }),
+    on: { CHANGE_ID_PHOTO: 'document_upload', FINISH_ID_DOCUMENT: 'veriff' },
+  },
+  veriff: {
+    meta: active({ page: 'documentVerification' }),
+    on: {
+      START_VERIFICATION: 'veriff',
+      VERIFICATION_RESUBMISSION: 'veriff',
+      VERIFICATION_APPROVED: 'kontomatik',
+      VERIFICATION_DECLINED: 'reject_page',
+    },
+  },
+  kontomatik: {
+    meta: active({ page: 'bankData' }),
+    on: {
+      BANK_LOGIN_FAILED: 'kontomatik',
+      BANK_DATA_IMPORTED: 'disbursement_type',
+      SKIP_BANK_DATA: 'disbursement_type',
+    },
+  },
+  disbursement_type: {
+    description: 'A failed payout comes back here too: PUT /finish then retries it (RETRY_PAYOUT).',
+    meta: active({ page: 'payment' }),
+    on: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page', RETRY_PAYOUT: 'payout_processing' },
+  },
+  no_loan_page: {
+    description: 'Registration is complete and the client may apply (docs/decisions/0012).',
+    meta: active({ when: 'hasClosedLoans', yes: 'noLoan', no: 'apply' }),
+    on: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing' },
+  },
+  reject_page: {
+    description:
+      'Identity verification declined, or an application rejected. APPLY is accepted here only from a client whose registration is complete (a payout account selected), which a declined identity never is.',
+    meta: active({ page: 'rejected' }),
+    on: { APPLY: 'application_processing' },
+  },
+  application_processing: {
+    description: 'The decision engine works: GET /flow answers status completed (the loading page).',
+    meta: waiting,
+    on: {
+      CHANGE_APPLICATION: 'application_processing',
+      CANCEL_APPLICATION: 'no_loan_page',
+      DECISION_APPROVED: 'otp_agreement',
+      DECISION_REJECTED: 'reject_page',
+      DECISION_MANUAL: 'manual_page',
+      DECISION_DECREASE: 'offer_decrease',
+      DECISION_INCREASE: 'offer_increase',
+    },
+  },
+  manual_page: {
+    meta: active({ page: 'manualVerification' }),
+    on: {
+      CANCEL_APPLICATION: 'no_loan_page',
+      DECISION_APPROVED: 'otp_agreement',
+      DECISION_REJECTED: 'reject_page',
+    },
+  },
+  offer_decrease: {
+    meta: active({ page: 'offerDecrease' }),
+    on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
+  },
+  offer_increase: {
+    meta: active({ page: 'offerIncrease' }),
+    on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
+  },
+  otp_agreement: {
+    meta: active({ page: 'summary' }),
+    on: {
+      PREPARE_SIGNATURE: 'otp_agreement',
+      CHANGE_APPLICATION: 'otp_agreement',
+      CANCEL_APPLICATION: 'no_loan_page',
+      SIGN: 'payout_processing',
+    },
+  },
+  payout_processing: {
+    description: 'The payout runs: GET /flow answers status completed (the loading page).',
+    meta: waiting,
+    on: {
+      PAYOUT_SUCCEEDED: 'loan_page',
+      PAYOUT_CASH_PICKUP_READY: 'tmc_page',
+      PAYOUT_FAILED: 'disbursement_type',
+    },
+  },
+  tmc_page: {
+    description:
+      'Cash pickup: the loan exists and the money waits at the counter; the page shows the pickup number.',
+    meta: active({ when: 'cashPickupReady', yes: 'cashPickup', no: 'accepted' }),
+  },
+  loan_page: { description: 'An active loan (my loan).', meta: active({ page: 'myLoan' }) },
+} as const satisfies Record<string, JourneyStateConfig>
+
+export type JourneyStep = keyof typeof steps
+export const journeySteps = Object.keys(steps) as JourneyStep[]
+
+/** Steps of the spec's routing table that this server never enters (see the file comment). */
+export const unenteredSteps = {
+  /** A marketing detour: the external site, with the query and the application id. */
+  facebook: active({ external: 'facebook' }),
+  /** A pre-approved client's first page: apply. */
+  pre_approval_page: active({ page: 'apply' }),
+} as const satisfies Record<string, JourneyStepMeta>
+
+/** Every step `GET /flow` may name: the machine's states, then the ones it never enters. */
+export type FlowStep = JourneyStep | keyof typeof unenteredSteps
+export const flowSteps: readonly FlowStep[] = [
+  ...journeySteps,
+  ...(Object.keys(unenteredSteps) as (keyof typeof unenteredSteps)[]),
+]
+
+export function stepMeta(step: FlowStep): JourneyStepMeta {
+  return step in steps ? steps[step as JourneyStep].meta : unenteredSteps[step as keyof typeof unenteredSteps]
+}
+
+export function isEnteredStep(step: FlowStep): step is JourneyStep {
+  return step in steps
+}
 
 export const clientJourneyMachine = setup({
-  types: { events: {} as JourneyEvent },
+  types: { events: {} as JourneyEvent, meta: {} as JourneyStepMeta },
 }).createMachine({
   id: 'clientJourney',
   initial: 'new_client_created',
-  states: {
-    new_client_created: {
-      on: { SUBMIT_DETAILS: 'work_info', CONFIRM_BACK_OFFICE_DETAILS: 'work_info' },
-    },
-    work_info: { on: { SUBMIT_EMPLOYMENT: 'relative_info' } },
-    relative_info: { on: { ADD_CONTACT: 'relative_info', SUBMIT_REFERENCE: 'address' } },
-    address: { on: { RECORD_GEO: 'address', SUBMIT_ADDRESS: 'document_upload' } },
-    document_upload: { on: { CHANGE_ID_PHOTO: 'document_upload', FINISH_ID_DOCUMENT: 'veriff' } },
-    veriff: {
-      on: {
-        START_VERIFICATION: 'veriff',
-        VERIFICATION_RESUBMISSION: 'veriff',
-        VERIFICATION_APPROVED: 'kontomatik',
-        VERIFICATION_DECLINED: 'reject_page',
-      },
-    },
-    kontomatik: {
-      on: {
-        BANK_LOGIN_FAILED: 'kontomatik',
-        BANK_DATA_IMPORTED: 'disbursement_type',
-        SKIP_BANK_DATA: 'disbursement_type',
-      },
-    },
-    /** A failed payout comes back here too: PUT /finish then retries it (RETRY_PAYOUT). */
-    disbursement_type: {
-      on: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page', RETRY_PAYOUT: 'payout_processing' },
-    },
-    /** Registration is complete and the client may apply (issue 6, docs/decisions/0012). */
-    no_loan_page: { on: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing' } },
-    /**
-     * Identity verification declined, or an application rejected. The service accepts APPLY here only from a
-     * client whose registration is complete (a payout account selected), which a declined identity never is.
-     */
-    reject_page: { on: { APPLY: 'application_processing' } },
-    application_processing: {
-      on: {
-        CHANGE_APPLICATION: 'application_processing',
-        CANCEL_APPLICATION: 'no_loan_page',
-        DECISION_APPROVED: 'otp_agreement',
-        DECISION_REJECTED: 'reject_page',
-        DECISION_MANUAL: 'manual_page',
-        DECISION_DECREASE: 'offer_decrease',
-        DECISION_INCREASE: 'offer_increase',
-      },
-    },
-    manual_page: {
-      on: {
-        CANCEL_APPLICATION: 'no_loan_page',
-        DECISION_APPROVED: 'otp_agreement',
-        DECISION_REJECTED: 'reject_page',
-      },
-    },
-    offer_decrease: { on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' } },
-    offer_increase: { on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' } },
-    otp_agreement: {
-      on: {
-        PREPARE_SIGNATURE: 'otp_agreement',
-        CHANGE_APPLICATION: 'otp_agreement',
-        CANCEL_APPLICATION: 'no_loan_page',
-        SIGN: 'payout_processing',
-      },
-    },
-    payout_processing: {
-      on: {
-        PAYOUT_SUCCEEDED: 'loan_page',
-        PAYOUT_CASH_PICKUP_READY: 'tmc_page',
-        PAYOUT_FAILED: 'disbursement_type',
-      },
-    },
-    /** Cash pickup: the loan exists and the money waits at the counter; the page shows the pickup number. */
-    tmc_page: {},
-    /** An active loan (my-loan). */
-    loan_page: {},
-  },
+  states: steps,
 })
 
-export type JourneySnapshot = ReturnType<typeof clientJourneyMachine.resolveState>
+export type ClientJourneySnapshot = ReturnType<typeof clientJourneyMachine.resolveState>
 
-/** What the database keeps: the state value (context is empty today; the shape leaves room for it). */
+/**
+ * The model's version, stored with every snapshot. Bump it when a change to the states makes stored snapshots
+ * mean something else, and add the step from the previous version to `migratePersistedJourney`.
+ */
+export const JOURNEY_MODEL_VERSION = 2
+
+/** What the database keeps: the model's version and the state value (context is empty; the shape leaves room). */
 export interface PersistedJourney {
+  version: typeof JOURNEY_MODEL_VERSION
   value: JourneyStep
 }
 
-export const initialJourney: PersistedJourney = { value: 'new_client_created' }
+export const initialJourney: PersistedJourney = {
+  version: JOURNEY_MODEL_VERSION,
+  value: 'new_client_created',
+}
 
-export function restoreJourney(persisted: PersistedJourney): JourneySnapshot {
+/**
+ * A stored snapshot of any version this code knows, brought to the current one; null for anything else (a
+ * hand-edited or future snapshot must not be guessed at).
+ * - version 1 (issues 5-13): `{ value }` without a version; the steps were the same.
+ */
+export function migratePersistedJourney(stored: unknown): PersistedJourney | null {
+  if (typeof stored !== 'object' || stored === null) return null
+  const { version, value } = stored as { version?: unknown; value?: unknown }
+  const known = typeof value === 'string' && (journeySteps as readonly string[]).includes(value)
+  if (!known) return null
+  if (version === undefined || version === 1 || version === JOURNEY_MODEL_VERSION) {
+    return { version: JOURNEY_MODEL_VERSION, value: value as JourneyStep }
+  }
+  return null
+}
+
+export function restoreJourney(persisted: PersistedJourney): ClientJourneySnapshot {
   return clientJourneyMachine.resolveState({ value: persisted.value, context: {} })
 }
 
-/** Steps where the client waits for the server (decision, payout): the app shows the loading page. */
-export const waitingSteps: readonly JourneyStep[] = ['application_processing', 'payout_processing']
+/** Steps where the client waits for the server (decision, payout): their status is 'completed'. */
+export const waitingSteps: readonly JourneyStep[] = journeySteps.filter(
+  (s) => steps[s].meta.status === 'completed',
+)
 
-/** The flow answer of GET /flow: 'completed' while the server works, 'active' on every step the client acts on. */
+export interface Flow {
+  step: FlowStep
+  status: JourneyStatus
+}
+
+/** The flow answer of GET /flow: the step and its status from the step's metadata. */
 export function flowOf(persisted: PersistedJourney): { step: JourneyStep; status: JourneyStatus } {
   const step = restoreJourney(persisted).value as JourneyStep
-  return { step, status: waitingSteps.includes(step) ? 'completed' : 'active' }
+  return { step, status: steps[step].meta.status }
 }
 
 /**
@@ -206,5 +408,11 @@ export function advanceJourney(persisted: PersistedJourney, event: JourneyEvent)
   const snapshot = restoreJourney(persisted)
   if (!snapshot.can(event)) return null
   const [next] = transition(clientJourneyMachine, snapshot, event)
-  return { value: next.value as JourneyStep }
+  return { version: JOURNEY_MODEL_VERSION, value: next.value as JourneyStep }
+}
+
+/** The events each step accepts (from the machine's transitions), e.g. for the 409 matrix. */
+export function eventsAcceptedAt(step: JourneyStep): JourneyEventType[] {
+  const on = (steps[step] as JourneyStateConfig).on ?? {}
+  return Object.keys(on) as JourneyEventType[]
 }

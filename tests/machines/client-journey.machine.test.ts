@@ -132,7 +132,7 @@ describe('client journey statechart', () => {
     // Self-transitions are not on a shortest path to a new state: take each from a path that reaches its state.
     for (const [from, events] of Object.entries(expected)) {
       for (const [type, to] of Object.entries(events)) {
-        const next = advanceJourney({ value: from as JourneyStep }, { type } as JourneyEvent)
+        const next = advanceJourney({ version: 2, value: from as JourneyStep }, { type } as JourneyEvent)
         if (next) transitions.add(`${from} --${type}--> ${next.value}`)
         expect(next?.value, `${from} ${type}`).toBe(to)
       }
@@ -146,20 +146,20 @@ describe('client journey statechart', () => {
 
   it.each(journeySteps)('at %s refuses every event the table does not list', (step) => {
     for (const event of allEvents) {
-      const next = advanceJourney({ value: step }, event)
+      const next = advanceJourney({ version: 2, value: step }, event)
       expect(next?.value ?? null, `${step} ${event.type}`).toBe(expected[step][event.type] ?? null)
     }
   })
 
   it('answers the flow as step and status', () => {
     expect(flowOf(initialJourney)).toEqual({ step: 'new_client_created', status: 'active' })
-    expect(flowOf({ value: 'no_loan_page' })).toEqual({ step: 'no_loan_page', status: 'active' })
+    expect(flowOf({ version: 2, value: 'no_loan_page' })).toEqual({ step: 'no_loan_page', status: 'active' })
     // The server is working (decision, payout): the app shows the loading page.
-    expect(flowOf({ value: 'application_processing' })).toEqual({
+    expect(flowOf({ version: 2, value: 'application_processing' })).toEqual({
       step: 'application_processing',
       status: 'completed',
     })
-    expect(flowOf({ value: 'payout_processing' })).toEqual({ step: 'payout_processing', status: 'completed' })
-    expect(flowOf({ value: 'otp_agreement' })).toEqual({ step: 'otp_agreement', status: 'active' })
+    expect(flowOf({ version: 2, value: 'payout_processing' })).toEqual({ step: 'payout_processing', status: 'completed' })
+    expect(flowOf({ version: 2, value: 'otp_agreement' })).toEqual({ step: 'otp_agreement', status: 'active' })
   })
 })

@@ -7,14 +7,13 @@
  * transaction holds nothing but database work.
  */
 import { eq } from 'drizzle-orm'
-import * as v from 'valibot'
 import {
   advanceJourney,
   flowOf,
   initialJourney,
   type JourneyEvent,
   type JourneyStep,
-  journeySteps,
+  migratePersistedJourney,
   type PersistedJourney,
 } from '../../../domain/journey/client-journey.machine'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -22,13 +21,11 @@ import { clientJourney } from '../../db/schema-journey'
 import type { AppDeps } from '../../http/context'
 import { ApiError } from '../../http/errors'
 
-const persistedSchema = v.object({ value: v.picklist(journeySteps) })
-
 function parsePersisted(value: unknown): PersistedJourney {
-  const parsed = v.safeParse(persistedSchema, value)
+  const persisted = migratePersistedJourney(value)
   // A hand-edited or future snapshot the machine does not know must not be guessed at.
-  if (!parsed.success) throw new Error('client_journey.snapshot is not a snapshot of the journey machine')
-  return parsed.output
+  if (!persisted) throw new Error('client_journey.snapshot is not a snapshot of the journey machine')
+  return persisted
 }
 
 /** The journey as stored, or the initial one for a client who has not completed anything yet. */
