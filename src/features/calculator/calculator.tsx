@@ -1,9 +1,9 @@
 /**
  * The loan calculator screen (spec section 2, Loan calculator). The calculator machine decides everything:
  * limits, tabs, debounce, what submit does; this component shows its snapshot, sends it the user's events and
- * provides its two actors with the app's API client.
+ * provides its two actors with the app's API client. Its decision goes to the app's calculator-submit machine
+ * (machines/calculator-submit.machine.ts), whose state the route guards read: the page never navigates.
  */
-import { useNavigate } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { type CalculatorTab, calculatorTabs, LOGIN_SUBMIT_LABEL } from '../../../domain/calculator-rules'
@@ -14,10 +14,11 @@ import {
   needsLoginIn,
   OPTIONAL_FEE,
   requestKeyOf,
-  type SubmitDecision,
   tabsOfferedIn,
 } from '../../../machines/calculator.machine'
-import { useApi } from '../../app/app-context'
+import { isSubmitting } from '../../../machines/calculator-submit.machine'
+import { useAppServices } from '../../app/app-context'
+import type { WithApplicationServices } from '../../app/application-services'
 import { fmt, useMessages } from '../../i18n/messages'
 import { calculatorActors, type PricedOffer } from './calculator-api'
 import { readCalculatorCookie, writeCalculatorCookie } from './calculator-cookie'
@@ -25,7 +26,6 @@ import { CalculatorStats } from './calculator-stats'
 import { displayMoney, formatDays, spokenMoney } from './format'
 import { PromoCodeField } from './promo-code-field'
 import { RangeField } from './range-field'
-import { carryOutSubmit } from './submit'
 
 export interface CalculatorProps {
   /** Full shows everything; compact shows a one-line summary and an Edit toggle that opens the sliders. */
@@ -65,8 +65,8 @@ export function Calculator({
   onSelection,
   optionsShown = false,
 }: CalculatorProps) {
-  const api = useApi()
-  const navigate = useNavigate()
+  const services = useAppServices()
+  const { api } = services
   const m = useMessages().calculator
   const baseId = useId()
   const [initial] = useState(readCalculatorCookie)
@@ -102,29 +102,25 @@ export function Calculator({
     if (ready) selectionListener.current?.({ amount, term, optionalFee, promoCode, priced, refused })
   }, [ready, amount, term, optionalFee, promoCode, priced, refused])
 
-  // Carry out the machine's submit decision (spec section 4, Submit from the calculator).
-  const [submitting, setSubmitting] = useState(false)
-  const [submitError, setSubmitError] = useState<string | null>(null)
-  const onDecision = useRef<(decision: SubmitDecision) => void>(() => {})
-  onDecision.current = (decision) => {
-    writeCalculatorCookie({
-      amount: decision.amount,
-      term: decision.term,
-      tab,
-      optionalFee: decision.optionalFee,
-      promoCode: decision.promoCode,
-    })
-    setSubmitting(true)
-    setSubmitError(null)
-    carryOutSubmit(api, decision)
-      .then((to) => navigate({ to }))
-      .catch(() => setSubmitError(m.createFailed))
-      .finally(() => setSubmitting(false))
-  }
+  // The machine's submit decision goes to the app's submit machine (spec section 4, Submit from the calculator).
+  const submitter = (services as WithApplicationServices).application?.submit
+  const submitting = useSelector(submitter, (s) => (s ? isSubmitting(s) : false))
+  const submitFailed = useSelector(submitter, (s) => s?.matches('failed') ?? false)
   useEffect(() => {
-    const subscription = actor.on('calculator.submit', ({ decision }) => onDecision.current(decision))
+    const subscription = actor.on('calculator.submit', ({ decision }) => {
+      writeCalculatorCookie({
+        amount: decision.amount,
+        term: decision.term,
+        tab: actor.getSnapshot().context.tab,
+        optionalFee: decision.optionalFee,
+        promoCode: decision.promoCode,
+      })
+      submitter?.send({ type: 'SUBMIT', decision })
+    })
     return () => subscription.unsubscribe()
-  }, [actor])
+  }, [actor, submitter])
+  // A failure this calculator showed is not shown again by the next one.
+  useEffect(() => () => submitter?.send({ type: 'DISMISS' }), [submitter])
 
   const [editing, setEditing] = useState(mode === 'full')
   const [noteOpen, setNoteOpen] = useState(false)
@@ -333,9 +329,9 @@ export function Calculator({
           >
             {submitting ? m.submitting : needsLoginIn(context) ? LOGIN_SUBMIT_LABEL : m.submit}
           </button>
-          {submitError ? (
+          {submitFailed ? (
             <p className="field__error" role="alert">
-              {submitError}
+              {m.createFailed}
             </p>
           ) : null}
         </div>

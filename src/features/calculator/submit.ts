@@ -1,21 +1,15 @@
 /**
- * Spec section 4, Submit from the calculator. The machine decides (`calculator.submit` carries the decision);
- * this module only carries it out: the route for each target, and the application body of spec section 7 for
- * the one target that creates an application first.
+ * Spec section 4, Submit from the calculator. The calculator machine decides (`calculator.submit` carries the
+ * decision) and the calculator-submit machine carries it out (machines/calculator-submit.machine.ts: its states
+ * name the page, the route guards take the client there). This module is the one call it makes: the application
+ * of spec section 7, made from the calculator's figures (the apply form makes it the same way).
  */
 import { AFFILIATE_COOKIE, type Campaign } from '../../../domain/campaign'
-import type { SubmitDecision } from '../../../machines/calculator.machine'
+import type { ApplicationFigures } from '../../../machines/calculator-submit.machine'
 import type { ApiClient } from '../../api/client'
 import { readCookie, removeCookie } from '../../app/cookies'
 
-export type SubmitRoute = '/application/loading' | '/application/apply' | '/login' | '/registration'
-
-export const submitRoutes: Record<SubmitDecision['target'], SubmitRoute> = {
-  'create-application-then-loading': '/application/loading',
-  apply: '/application/apply',
-  login: '/login',
-  registration: '/registration',
-}
+export type { ApplicationFigures }
 
 export interface CreateApplicationBody {
   loanAmount: { amount: number; currency: 'PHP' }
@@ -26,9 +20,6 @@ export interface CreateApplicationBody {
   iovation: { ioBB: string }
   affiliate?: Campaign
 }
-
-/** What an application is made of: the calculator's settled amount, term, fee consent and promo code. */
-export type ApplicationFigures = Pick<SubmitDecision, 'amount' | 'term' | 'optionalFee' | 'promoCode'>
 
 /** The body of POST /private/client/application (spec section 7); money in centavos (ADR 0002). */
 export function createApplicationBody(
@@ -82,15 +73,4 @@ export async function createApplication<T = unknown>(
   })
   removeCookie(AFFILIATE_COOKIE)
   return created
-}
-
-/**
- * Carries a decision out and answers the route to go to. Creating the application sends the campaign
- * parameters once and then removes them (spec section 2, Campaign parameters).
- */
-export async function carryOutSubmit(api: ApiClient, decision: SubmitDecision): Promise<SubmitRoute> {
-  if (decision.target === 'create-application-then-loading') {
-    await createApplication(api, decision)
-  }
-  return submitRoutes[decision.target]
 }

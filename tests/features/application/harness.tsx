@@ -1,10 +1,11 @@
 /** A minimal app around an application screen: messages, services with a scripted API and a journey spy. */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { vi } from 'vitest'
 import type { Offer } from '../../../domain/offer'
 import type { ApiClient } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
+import { createApplicationServices } from '../../../src/app/application-services'
 import type { AppServices } from '../../../src/app/services'
 import { MessagesProvider } from '../../../src/i18n/messages'
 import { messages } from '../../support/messages'
@@ -86,10 +87,15 @@ export function Harness({
   children: ReactNode
 }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  // The app-level calculator submit (src/app/application-services.ts), made once per harness.
+  const [application] = useState(() =>
+    createApplicationServices({ api, refreshJourney: () => journey({ type: 'FLOW.REFRESH' }) }),
+  )
   const services = {
     api,
     queryClient,
     journey: { actor: { send: journey } },
+    application,
     ...more,
   } as unknown as AppServices
   return (

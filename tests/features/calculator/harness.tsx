@@ -1,11 +1,12 @@
 /** A minimal app around a calculator component: messages, services with a scripted API, a query client. */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { vi } from 'vitest'
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
 import type { Offer } from '../../../domain/offer'
 import { type ApiClient, ApiError } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
+import { type ApplicationServices, createApplicationServices } from '../../../src/app/application-services'
 import type { AppServices } from '../../../src/app/services'
 import { MessagesProvider } from '../../../src/i18n/messages'
 import { messages } from '../../support/messages'
@@ -88,9 +89,19 @@ export function scriptedApi(options: { discounted?: boolean; client?: unknown } 
   return state
 }
 
-export function Harness({ api, children }: { api: ApiClient; children: ReactNode }) {
+export function Harness({
+  api,
+  application: given,
+  children,
+}: {
+  api: ApiClient
+  /** The app-level calculator submit (src/app/application-services.ts); one per harness when not given. */
+  application?: ApplicationServices
+  children: ReactNode
+}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  const services = { api, queryClient } as unknown as AppServices
+  const [own] = useState(() => given ?? createApplicationServices({ api, refreshJourney: () => {} }))
+  const services = { api, queryClient, application: own } as unknown as AppServices
   return (
     <MessagesProvider messages={messages}>
       <AppServicesProvider services={services}>

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SubmitDecision } from '../../../machines/calculator.machine'
 import type { ApiClient } from '../../../src/api/client'
 import { readCookie, removeCookie, writeCookie } from '../../../src/app/cookies'
-import { carryOutSubmit, createApplicationBody, submitRoutes } from '../../../src/features/calculator/submit'
+import { createApplication, createApplicationBody } from '../../../src/features/calculator/submit'
 
 const decision: SubmitDecision = {
   target: 'create-application-then-loading',
@@ -15,16 +15,8 @@ const decision: SubmitDecision = {
 
 afterEach(() => removeCookie('affiliate'))
 
-describe('submit from the calculator', () => {
-  it('maps every decision of spec section 4 to its route', () => {
-    expect(submitRoutes).toEqual({
-      'create-application-then-loading': '/application/loading',
-      apply: '/application/apply',
-      login: '/login',
-      registration: '/registration',
-    })
-  })
-
+// The page each decision leads to is the calculator-submit machine's (tests/machines/calculator-submit.machine.test.ts).
+describe('the application a submit makes', () => {
   it('builds the application body of spec section 7 in centavos and days', () => {
     expect(createApplicationBody(decision, { utm_source: 'fb' })).toEqual({
       loanAmount: { amount: 700_000, currency: 'PHP' },
@@ -38,11 +30,11 @@ describe('submit from the calculator', () => {
     expect(createApplicationBody({ ...decision, promoCode: null }, null)).not.toHaveProperty('promoCode')
   })
 
-  it('creates the application with the campaign once, then goes to loading', async () => {
+  it('creates the application with the campaign once', async () => {
     writeCookie('affiliate', JSON.stringify({ utm_campaign: 'payday' }), 1800)
     const post = vi.fn(async () => ({ id: 1 }))
     const api = { post } as unknown as ApiClient
-    await expect(carryOutSubmit(api, decision)).resolves.toBe('/application/loading')
+    await expect(createApplication(api, decision)).resolves.toEqual({ id: 1 })
     expect(post).toHaveBeenCalledWith(
       '/private/client/application',
       expect.objectContaining({ affiliate: { utm_campaign: 'payday' } }),
@@ -54,16 +46,7 @@ describe('submit from the calculator', () => {
   it('keeps the campaign when creating the application fails', async () => {
     writeCookie('affiliate', JSON.stringify({ utm_campaign: 'payday' }), 1800)
     const api = { post: vi.fn(async () => Promise.reject(new Error('500'))) } as unknown as ApiClient
-    await expect(carryOutSubmit(api, decision)).rejects.toThrow('500')
+    await expect(createApplication(api, decision)).rejects.toThrow('500')
     expect(readCookie('affiliate')).not.toBeNull()
-  })
-
-  it('only navigates for the other targets', async () => {
-    const post = vi.fn()
-    const api = { post } as unknown as ApiClient
-    for (const target of ['apply', 'login', 'registration'] as const) {
-      await expect(carryOutSubmit(api, { ...decision, target })).resolves.toBe(submitRoutes[target])
-    }
-    expect(post).not.toHaveBeenCalled()
   })
 })
