@@ -1,7 +1,11 @@
 /**
  * The auth session of the browser (spec sections 3 Auth state, 4 Authentication, 6 Roles).
  *
- * - loggedOut: no session.
+ * - loggedOut: no session. `anonymous` at first and after a restored session the server refused; `sessionEnded`
+ *   after a logout or a 401/403 during a session, until the login page is reached (SESSION.END.SEEN). The
+ *   route guards read it (src/app/auth-guards.ts): every page redirects to /login while it lasts, keeping the
+ *   page to come back to for an 'unauthorized' end; the /login guard acknowledges it, so Back and later
+ *   navigation are free again.
  * - loggingIn: a token arrived (a login, sign-up, second factor, or the `auth.token` cookie after a reload);
  *   the user is loaded (`loadUser`: the client, or the back-office user, by token type).
  * - mfaRequired: the token carries `mfa`: a second factor is due; this counts as NOT logged in.
@@ -11,8 +15,9 @@
  *
  * Any 401/403 from the API (API.UNAUTHORIZED) while a session exists ends it. Whenever a session ends the user
  * becomes empty: the token and cookie are dropped (`forgetToken`), the private client data is reset
- * (`resetClientData`) and `session.ended` is emitted with the reason, which is what the app turns into a
- * redirect. No React, no fetch: the app provides the actors and those two actions.
+ * (`resetClientData`), `session.ended` is emitted with the reason and, for a logout or an unauthorized answer,
+ * `loggedOut.sessionEnded` keeps the reason (`context.ended`) for the route guards. No React, no fetch, no
+ * router: the app provides the actors and those two actions.
  *
  * Tokens reach the machine as TOKEN.RECEIVED, from the API client whenever an answer carries one. The
  * machine tells a refreshed token of the same session (just stored) from a new session (loaded again).
@@ -42,10 +47,17 @@ export interface AuthUser {
 
 export type SessionEndReason = 'logout' | 'unauthorized' | 'loadFailed'
 
+/** A session end the route guards still have to act on (a quiet 'loadFailed' leaves none). */
+export interface SessionEnd {
+  reason: Exclude<SessionEndReason, 'loadFailed'>
+}
+
 export interface AuthContext {
   token: string | null
   claims: SessionClaims | null
   user: AuthUser | null
+  /** Set in loggedOut.sessionEnded: why the session ended; null everywhere else. */
+  ended: SessionEnd | null
   refreshInterval: number
   /** Injected clock: an expired token is never taken for a session. */
   now: () => number
@@ -62,6 +74,8 @@ export type AuthEvent =
   | { type: 'API.UNAUTHORIZED'; status?: number; path?: string }
   | { type: 'USER.RELOAD' }
   | { type: 'USER.UPDATED'; user: AuthUser }
+  /** The login page was reached after a session end (sent by the /login route guard). */
+  | { type: 'SESSION.END.SEEN' }
 
 export type AuthEmitted = { type: 'session.ended'; reason: SessionEndReason }
 
@@ -121,7 +135,7 @@ export const authMachine = setup({
   actions: {
     startSession: assign(({ event }) =>
       event.type === 'TOKEN.RECEIVED'
-        ? { token: event.token, claims: decodeSessionToken(event.token), user: null }
+        ? { token: event.token, claims: decodeSessionToken(event.token), user: null, ended: null }
         : {},
     ),
     storeToken: assign(({ event }) =>
@@ -135,6 +149,10 @@ export const authMachine = setup({
       },
     }),
     clearSession: assign({ token: null, claims: null, user: null }),
+    recordEnd: assign((_, params: { reason: SessionEndReason }) => ({
+      ended: params.reason === 'loadFailed' ? null : { reason: params.reason },
+    })),
+    forgetEnd: assign({ ended: null }),
     /** Provided by the app: drop the `auth.token` cookie. */
     forgetToken: () => {},
     /** Provided by the app: forget every private query (react-query) of the previous user. */
@@ -151,11 +169,18 @@ export const authMachine = setup({
     token: null,
     claims: null,
     user: null,
+    ended: null,
     refreshInterval: input?.refreshInterval ?? REFRESH_INTERVAL_MS,
     now: input?.now ?? Date.now,
   }),
   states: {
     loggedOut: {
+      initial: 'anonymous',
+      states: {
+        anonymous: {},
+        /** A logout or a 401/403 ended the session: the guards send every page to /login until it is reached. */
+        sessionEnded: { on: { 'SESSION.END.SEEN': { target: 'anonymous', actions: 'forgetEnd' } } },
+      },
       on: {
         'TOKEN.RECEIVED': [
           { guard: 'isSingleLinkToken', target: 'singleLink', actions: 'startSession' },
@@ -170,7 +195,7 @@ export const authMachine = setup({
         src: 'loadUser',
         input: sessionInput,
         onDone: { target: 'loggedIn', actions: 'storeUser' },
-        onError: { target: 'loggedOut', actions: endSession('loadFailed') },
+        onError: endSession('loadFailed'),
       },
       on: {
         'TOKEN.RECEIVED': [
@@ -179,7 +204,7 @@ export const authMachine = setup({
           { guard: 'isMfaToken', target: 'mfaRequired', actions: 'startSession' },
           { guard: 'isUsableToken', target: 'loggingIn', reenter: true, actions: 'startSession' },
         ],
-        'API.UNAUTHORIZED': { target: 'loggedOut', actions: endSession('loadFailed') },
+        'API.UNAUTHORIZED': endSession('loadFailed'),
       },
     },
     mfaRequired: {
@@ -192,7 +217,7 @@ export const authMachine = setup({
           { guard: 'isUsableToken', target: 'loggingIn', actions: 'startSession' },
         ],
         LOGOUT: 'loggingOut',
-        'API.UNAUTHORIZED': { target: 'loggedOut', actions: endSession('unauthorized') },
+        'API.UNAUTHORIZED': endSession('unauthorized'),
       },
     },
     loggedIn: {
@@ -220,7 +245,7 @@ export const authMachine = setup({
         'TOKEN.RECEIVED': [{ guard: 'continuesSession', actions: 'storeToken' }, ...switchSession()],
         'USER.UPDATED': { actions: 'storeUser' },
         LOGOUT: 'loggingOut',
-        'API.UNAUTHORIZED': { target: 'loggedOut', actions: endSession('unauthorized') },
+        'API.UNAUTHORIZED': endSession('unauthorized'),
       },
     },
     singleLink: {
@@ -228,7 +253,7 @@ export const authMachine = setup({
       on: {
         'TOKEN.RECEIVED': [{ guard: 'continuesSession', actions: 'storeToken' }, ...switchSession()],
         LOGOUT: 'loggingOut',
-        'API.UNAUTHORIZED': { target: 'loggedOut', actions: endSession('unauthorized') },
+        'API.UNAUTHORIZED': endSession('unauthorized'),
       },
     },
     loggingOut: {
@@ -236,9 +261,9 @@ export const authMachine = setup({
         id: 'logout',
         src: 'logout',
         input: sessionInput,
-        onDone: { target: 'loggedOut', actions: endSession('logout') },
+        onDone: endSession('logout'),
         // The server may already have ended the session (or be unreachable): the browser logs out anyway.
-        onError: { target: 'loggedOut', actions: endSession('logout') },
+        onError: endSession('logout'),
       },
     },
   },
@@ -284,14 +309,22 @@ function switchSession() {
   ]
 }
 
-/** Every way out of a session: the user becomes empty, token and cookie go, private data is reset. */
+/**
+ * Every way out of a session: the user becomes empty, token and cookie go, private data is reset. A logout or
+ * an unauthorized answer leaves a session end for the route guards; a restored session the server refused
+ * ends quietly (only the guards of a private page react, as for any visitor).
+ */
 function endSession(reason: SessionEndReason) {
-  return [
-    'clearSession' as const,
-    'forgetToken' as const,
-    'resetClientData' as const,
-    { type: 'announceEnd' as const, params: { reason } },
-  ]
+  return {
+    target: reason === 'loadFailed' ? '#auth.loggedOut.anonymous' : '#auth.loggedOut.sessionEnded',
+    actions: [
+      'clearSession' as const,
+      'forgetToken' as const,
+      'resetClientData' as const,
+      { type: 'recordEnd' as const, params: { reason } },
+      { type: 'announceEnd' as const, params: { reason } },
+    ],
+  }
 }
 
 export type AuthActor = ActorRefFrom<typeof authMachine>
@@ -319,4 +352,9 @@ export function isSettled(snapshot: AuthSnapshot): boolean {
 /** A back-office (admin) session: token type user, logged in. */
 export function isBackOffice(snapshot: AuthSnapshot): boolean {
   return isLoggedIn(snapshot) && snapshot.context.claims?.type === 'user'
+}
+
+/** The session end the route guards must still act on (a logout or a 401/403 not yet taken to /login). */
+export function pendingSessionEnd(snapshot: AuthSnapshot): SessionEnd | null {
+  return snapshot.matches({ loggedOut: 'sessionEnded' }) ? snapshot.context.ended : null
 }

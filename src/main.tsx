@@ -4,7 +4,9 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppServicesProvider } from './app/app-context'
 import { installChunkReload } from './app/chunk-reload'
-import { followSession, trackNavigation } from './app/navigation'
+import { authRedirect } from './app/auth-guards'
+import { followMachines, machineRoute } from './app/machine-routing'
+import { trackNavigation } from './app/navigation'
 import { createAppServices } from './app/services'
 import { followJourney } from './features/journey/journey-routing'
 import { loadMessages, MessagesProvider } from './i18n/messages'
@@ -21,7 +23,8 @@ const router = createAppRouter({
   journey: services.journey,
 })
 trackNavigation(router, services.shell)
-followSession(router, services.auth)
+// Routes from machine state: the guards run again whenever one of these machines changes their answer.
+followMachines(router, [machineRoute({ actor: services.auth, redirectFor: authRedirect })])
 followJourney(router, services.journey)
 
 loadMessages('en').then((messages) => {

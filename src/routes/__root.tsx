@@ -1,6 +1,7 @@
 import { createRootRouteWithContext, HeadContent, Outlet } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
 import { useShell } from '../app/app-context'
+import { sessionEndGuard } from '../app/auth-guards'
 import { useAuth } from '../features/auth/use-auth'
 import { ensureMessagesFor, useMessages } from '../i18n/messages'
 import type { RouterContext } from '../router'
@@ -10,7 +11,9 @@ import { Notices } from '../ui/shell/notices'
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   // The texts only some pages read (src/i18n/bundles.ts) are there before such a page renders.
-  beforeLoad: async ({ location }) => {
+  // A logout or a 401/403 during a session takes every page to /login (src/app/auth-guards.ts).
+  beforeLoad: async ({ context, location }) => {
+    sessionEndGuard(context.auth, location)
     await ensureMessagesFor(location.pathname)
   },
   component: Root,

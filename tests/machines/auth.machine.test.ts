@@ -25,6 +25,7 @@ import {
   isBackOffice,
   isLoggedIn,
   isSettled,
+  pendingSessionEnd,
   REFRESH_INTERVAL_MS,
   type SessionActorInput,
 } from '../../machines/auth.machine'
@@ -92,6 +93,7 @@ function eventCases(): ModelEvent[] {
     { type: 'API.UNAUTHORIZED', status: 401, path: '/web/private/client' },
     { type: 'USER.RELOAD' },
     { type: 'USER.UPDATED', user: users.anaRenamed! },
+    { type: 'SESSION.END.SEEN' },
   ]
   for (const e of modelEvents) {
     if (e.kind === 'actor.done') {
@@ -104,8 +106,8 @@ function eventCases(): ModelEvent[] {
 }
 
 function observable(snapshot: AuthSnapshot) {
-  const { token, claims, user, refreshInterval } = snapshot.context
-  return { value: snapshot.value, token: tokenName(token), claims, user, refreshInterval }
+  const { token, claims, user, ended, refreshInterval } = snapshot.context
+  return { value: snapshot.value, token: tokenName(token), claims, user, ended, refreshInterval }
 }
 const stateKey = (snapshot: AuthSnapshot) => JSON.stringify(observable(snapshot))
 
@@ -231,6 +233,10 @@ function checkInvariants(snapshot: AuthSnapshot) {
   if (status === 'loggedOut')
     expect({ token, claims, user }).toEqual({ token: null, claims: null, user: null })
   else expect(claims).toEqual(decodeSessionToken(token))
+  // A session end waits for the guards exactly while loggedOut.sessionEnded, with its reason.
+  expect(snapshot.context.ended !== null).toBe(snapshot.matches({ loggedOut: 'sessionEnded' }))
+  expect(pendingSessionEnd(snapshot)).toBe(snapshot.context.ended)
+  if (snapshot.context.ended) expect(['logout', 'unauthorized']).toContain(snapshot.context.ended.reason)
   if (status === 'mfaRequired') expect(claims?.mfa).toBe(true)
   if (status === 'singleLink') expect([claims?.sl, user]).toEqual([true, null])
   expect(isSettled(snapshot)).toBe(status !== 'loggingIn' && status !== 'loggingOut')
@@ -421,6 +427,36 @@ describe('auth session', () => {
     live.actor.send({ type: 'API.UNAUTHORIZED', status: 401 })
     expect(authStatus(live.actor.getSnapshot())).toBe('loggedOut')
     expect(live.emitted).toEqual([{ type: 'session.ended', reason: 'loadFailed' }])
+  })
+
+  it('a session end waits in loggedOut.sessionEnded for the guards, until the login page is reached', async () => {
+    const live = await loggedInLive()
+    live.actor.send({ type: 'API.UNAUTHORIZED', status: 401 })
+    expect(live.actor.getSnapshot().value).toEqual({ loggedOut: 'sessionEnded' })
+    expect(pendingSessionEnd(live.actor.getSnapshot())).toEqual({ reason: 'unauthorized' })
+    expect(isSettled(live.actor.getSnapshot())).toBe(true)
+    live.actor.send({ type: 'SESSION.END.SEEN' })
+    expect(live.actor.getSnapshot().value).toEqual({ loggedOut: 'anonymous' })
+    expect(pendingSessionEnd(live.actor.getSnapshot())).toBeNull()
+
+    // A new login before the login page was reached forgets the old end.
+    const again = await loggedInLive()
+    again.actor.send({ type: 'LOGOUT' })
+    again.pending.logout[0]!.resolve({})
+    await flush()
+    expect(pendingSessionEnd(again.actor.getSnapshot())).toEqual({ reason: 'logout' })
+    again.actor.send({ type: 'TOKEN.RECEIVED', token: tokens.otherClient })
+    expect(authStatus(again.actor.getSnapshot())).toBe('loggingIn')
+    expect(again.actor.getSnapshot().context.ended).toBeNull()
+  })
+
+  it('a restored session the server refuses leaves no session end for the guards', async () => {
+    const live = startLive()
+    live.actor.send({ type: 'TOKEN.RECEIVED', token: tokens.client })
+    live.pending.loadUser[0]!.reject(new Error('HTTP 401'))
+    await flush()
+    expect(live.actor.getSnapshot().value).toEqual({ loggedOut: 'anonymous' })
+    expect(pendingSessionEnd(live.actor.getSnapshot())).toBeNull()
   })
 
   it('a single-link session refreshes, is not "logged in", and never loads the client', async () => {

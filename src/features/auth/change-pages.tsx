@@ -1,12 +1,15 @@
 /**
  * /profile/change-password, /profile/change-phone, /profile/change-email. Phone and e-mail changes send a
  * code to the NEW value, then save with it; the new value must differ from the current one (spec section 5,
- * "taken" errors), checked here for a quick answer and by the server for the rule.
+ * "taken" errors), checked here for a quick answer and by the server for the rule. Their steps (the form, the
+ * code, saving, done) are states of machines/credential-change.machine.ts; the forms only show its errors.
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { Link } from '@tanstack/react-router'
+import { useActorRef, useSelector } from '@xstate/react'
 import { type ReactNode, useState } from 'react'
 import { useForm } from 'react-hook-form'
+import { type Actor, fromPromise, waitFor } from 'xstate'
 import {
   changeEmailSendCodeSchema,
   changePasswordSchema,
@@ -14,9 +17,14 @@ import {
   messageKeys,
 } from '../../../domain/identity'
 import type { AuthUser } from '../../../machines/auth.machine'
+import type { CodeSent } from '../../../machines/code-request.machine'
+import {
+  type CredentialChangeEvent,
+  credentialChangeMachine,
+  credentialChangeView,
+} from '../../../machines/credential-change.machine'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
-import { waitAfterRefusal } from '../../ui/forms/code-request'
 import { FormError, FormSuccess, TextField } from '../../ui/forms/fields'
 import { phoneInputProps } from '../../ui/forms/phone-input'
 import { CodeStep } from './code-step'
@@ -104,16 +112,55 @@ export function ChangePasswordPage() {
   )
 }
 
+type ChangeActor = Actor<typeof credentialChangeMachine>
+
+/**
+ * Sends an event to the change machine and answers once it has left `busy`: the failure it recorded is thrown,
+ * so the form on screen puts it on its fields (the machine decides the step, the form shows the error).
+ */
+async function settle(actor: ChangeActor, event: CredentialChangeEvent, busy: 'sendingCode' | 'saving') {
+  actor.send(event)
+  const snapshot = await waitFor(actor, (s) => !s.matches(busy))
+  if (snapshot.context.error) throw snapshot.context.error
+}
+
+/** The change machine of one page: the send-code and save calls, and the saved client for the session. */
+function useCredentialChange(calls: {
+  sendCode: (value: string) => Promise<CodeSent | null | undefined>
+  save: (value: string, code: string) => Promise<{ client: AuthUser }>
+}) {
+  const { send } = useAuth()
+  const [machine] = useState(() =>
+    credentialChangeMachine.provide({
+      actors: {
+        sendCode: fromPromise(({ input }) => calls.sendCode(input.value)),
+        save: fromPromise(({ input }) => calls.save(input.value, input.code)),
+      },
+      actions: {
+        storeSaved: (_, { output }) =>
+          send({ type: 'USER.UPDATED', user: (output as { client: AuthUser }).client }),
+      },
+    }),
+  )
+  const actor = useActorRef(machine, { input: {} })
+  const view = useSelector(actor, credentialChangeView)
+  return { actor, view }
+}
+
 const PHONE_FIELDS = ['mobilePhone.number'] as const
 
 export function ChangePhonePage() {
   const m = useMessages()
   const api = useApi()
-  const { user, send } = useAuth()
-  const [sent, setSent] = useState<{ number: string; nextCodeAt?: string | null; limited?: boolean } | null>(
-    null,
-  )
-  const [done, setDone] = useState(false)
+  const { user } = useAuth()
+  const { actor, view } = useCredentialChange({
+    sendCode: (number) =>
+      api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', {
+        mobilePhone: { number },
+      }),
+    save: (number, code) =>
+      api.put<{ client: AuthUser }>('/private/client/change/phone', { mobilePhone: { number }, code }),
+  })
   const form = useForm({
     resolver: standardSchemaResolver(changePhoneSendCodeSchema),
     defaultValues: { mobilePhone: { number: '' } },
@@ -121,7 +168,6 @@ export function ChangePhonePage() {
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, PHONE_FIELDS)
   const sendCode = form.handleSubmit(async (values) => {
     setFormError(null)
-    setDone(false)
     if (values.mobilePhone.number === user?.info?.mobilePhone?.number) {
       form.setError(
         'mobilePhone.number',
@@ -131,38 +177,29 @@ export function ChangePhonePage() {
       return
     }
     try {
-      const answer = await api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', values)
-      setSent({ number: values.mobilePhone.number, nextCodeAt: answer?.nextCodeAt })
+      // Asked again too soon: the machine still moves on to the code step, counting down.
+      await settle(actor, { type: 'SEND_CODE', value: values.mobilePhone.number }, 'sendingCode')
     } catch (error) {
-      // Asked again too soon: the code step counts down to when a new code may be sent.
-      const wait = waitAfterRefusal(error)
-      if (wait) setSent({ number: values.mobilePhone.number, nextCodeAt: wait, limited: true })
-      else fail(error, form.setError)
+      fail(error, form.setError)
     }
   })
   return (
     <ChangeLayout title={m.titles.profile_change_phone}>
-      {done ? <FormSuccess>{m.auth.change.phoneDone}</FormSuccess> : null}
-      {sent ? (
+      {view.done ? <FormSuccess>{m.auth.change.phoneDone}</FormSuccess> : null}
+      {view.codeStep ? (
         <>
-          <p className="lead">{fmt(m.auth.change.codeSent, { target: sent.number })}</p>
+          <p className="lead">{fmt(m.auth.change.codeSent, { target: view.value ?? '' })}</p>
           <CodeStep
             submitLabel={m.auth.change.submit}
-            nextCodeAt={sent.nextCodeAt}
-            limited={sent.limited}
+            nextCodeAt={view.nextCodeAt}
+            limited={view.limited}
             onSubmit={async (code) => {
-              const answer = await api.put<{ client: AuthUser }>('/private/client/change/phone', {
-                mobilePhone: { number: sent.number },
-                code,
-              })
-              send({ type: 'USER.UPDATED', user: answer.client })
-              setSent(null)
+              await settle(actor, { type: 'SUBMIT', code }, 'saving')
               form.reset()
-              setDone(true)
             }}
             onResend={() =>
               api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', {
-                mobilePhone: { number: sent.number },
+                mobilePhone: { number: view.value },
               })
             }
           />
@@ -190,11 +227,12 @@ const EMAIL_FIELDS = ['email'] as const
 export function ChangeEmailPage() {
   const m = useMessages()
   const api = useApi()
-  const { user, send } = useAuth()
-  const [sent, setSent] = useState<{ email: string; nextCodeAt?: string | null; limited?: boolean } | null>(
-    null,
-  )
-  const [done, setDone] = useState(false)
+  const { user } = useAuth()
+  const { actor, view } = useCredentialChange({
+    sendCode: (email) =>
+      api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', { email }),
+    save: (email, code) => api.put<{ client: AuthUser }>('/private/client/change/email', { email, code }),
+  })
   const form = useForm({
     resolver: standardSchemaResolver(changeEmailSendCodeSchema),
     defaultValues: { email: '' },
@@ -202,43 +240,33 @@ export function ChangeEmailPage() {
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, EMAIL_FIELDS)
   const sendCode = form.handleSubmit(async (values) => {
     setFormError(null)
-    setDone(false)
     if (values.email === user?.email) {
       form.setError('email', { type: 'server', message: messageKeys.emailTaken }, { shouldFocus: true })
       return
     }
     try {
-      const answer = await api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', values)
-      setSent({ email: values.email, nextCodeAt: answer?.nextCodeAt })
+      await settle(actor, { type: 'SEND_CODE', value: values.email }, 'sendingCode')
     } catch (error) {
-      const wait = waitAfterRefusal(error)
-      if (wait) setSent({ email: values.email, nextCodeAt: wait, limited: true })
-      else fail(error, form.setError)
+      fail(error, form.setError)
     }
   })
   return (
     <ChangeLayout title={m.titles.profile_change_email}>
-      {done ? <FormSuccess>{m.auth.change.emailDone}</FormSuccess> : null}
-      {sent ? (
+      {view.done ? <FormSuccess>{m.auth.change.emailDone}</FormSuccess> : null}
+      {view.codeStep ? (
         <>
-          <p className="lead">{fmt(m.auth.change.codeSent, { target: sent.email })}</p>
+          <p className="lead">{fmt(m.auth.change.codeSent, { target: view.value ?? '' })}</p>
           <CodeStep
             submitLabel={m.auth.change.submit}
-            nextCodeAt={sent.nextCodeAt}
-            limited={sent.limited}
+            nextCodeAt={view.nextCodeAt}
+            limited={view.limited}
             onSubmit={async (code) => {
-              const answer = await api.put<{ client: AuthUser }>('/private/client/change/email', {
-                email: sent.email,
-                code,
-              })
-              send({ type: 'USER.UPDATED', user: answer.client })
-              setSent(null)
+              await settle(actor, { type: 'SUBMIT', code }, 'saving')
               form.reset()
-              setDone(true)
             }}
             onResend={() =>
               api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', {
-                email: sent.email,
+                email: view.value,
               })
             }
           />

@@ -1,11 +1,12 @@
 /**
  * /login: a client tab (mobile number or e-mail, password) and a back-office tab; then the second factor when
- * the token says `mfa`. The page never decides where the user goes after a login: it reads the auth machine.
+ * the token says `mfa`. The page never decides where the user goes after a login: once the auth machine is
+ * logged in, the /login route's guard sends the session to its after-login page (src/app/auth-guards.ts).
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { Link } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { type KeyboardEvent, useId, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { clientLoginSchema, userLoginSchema } from '../../../domain/identity'
 import { isLoggedIn } from '../../../machines/auth.machine'
@@ -16,23 +17,17 @@ import { captchaToken } from './captcha'
 import { CodeStep } from './code-step'
 import { deviceHeaders, deviceId } from './device'
 import { useFormErrors } from './form-support'
-import { afterLogin } from './guards'
 import { useAuth } from './use-auth'
 
 type Tab = 'client' | 'backOffice'
 
-export function LoginPage({ redirectTo }: { redirectTo?: string }) {
+export function LoginPage() {
   const m = useMessages()
   const auth = useAuthActor()
   const { status, tokenType } = useAuth()
   const done = useSelector(auth, (s) => isLoggedIn(s) || s.matches('singleLink'))
-  const navigate = useNavigate()
   // When the second factor's code may be asked for again, from the login answer that sent it.
   const [mfaNextCodeAt, setMfaNextCodeAt] = useState<string | null>(null)
-
-  useEffect(() => {
-    if (done) void navigate({ to: afterLogin(redirectTo, auth.getSnapshot()), replace: true })
-  }, [done, redirectTo, auth, navigate])
 
   return (
     <section className="page page--narrow" aria-labelledby="login-title">

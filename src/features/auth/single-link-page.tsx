@@ -1,15 +1,15 @@
 /**
  * /affiliate/sleeper-otp?lead_id=...: a single-link login (docs/decisions/0006). The link's token plus an SMS
- * code to the client's phone open a session that sees my loan only; the auth machine takes it from there.
+ * code to the client's phone open a session that sees my loan only; the auth machine takes it from there (the
+ * route's guard sends the single-link session to my loan).
  */
-import { Link, useNavigate } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CodeRequest } from '../../ui/forms/code-request'
 import { captchaToken } from './captcha'
 import { CodeStep } from './code-step'
-import { SINGLE_LINK_HOME } from './guards'
 import { useAuth } from './use-auth'
 
 export function SingleLinkPage({ leadId }: { leadId?: string }) {
@@ -17,12 +17,7 @@ export function SingleLinkPage({ leadId }: { leadId?: string }) {
   const s = m.auth.singleLink
   const api = useApi()
   const { singleLink } = useAuth()
-  const navigate = useNavigate()
   const [sent, setSent] = useState<{ to: string; nextCodeAt?: string } | null>(null)
-
-  useEffect(() => {
-    if (singleLink) void navigate({ to: SINGLE_LINK_HOME, replace: true })
-  }, [singleLink, navigate])
 
   const requestCode = async () => {
     const answer = await api.post<{ to: string; nextCodeAt?: string }>('/public/affiliates/leads/otp', {
@@ -42,6 +37,8 @@ export function SingleLinkPage({ leadId }: { leadId?: string }) {
             {s.login}
           </Link>
         </>
+      ) : singleLink ? (
+        <p role="status">{m.auth.login.loggingIn}</p>
       ) : sent ? (
         <>
           <p className="lead">{fmt(s.sentTo, { to: sent.to })}</p>
@@ -49,7 +46,7 @@ export function SingleLinkPage({ leadId }: { leadId?: string }) {
             submitLabel={s.submit}
             nextCodeAt={sent.nextCodeAt}
             onSubmit={async (code) => {
-              // The answer's token has `sl`: the auth machine enters singleLink and the effect above moves on.
+              // The answer's token has `sl`: the auth machine enters singleLink and the route's guard moves on.
               await api.post('/public/affiliates/leads/otp/login', { leadId, code })
             }}
             onResend={requestCode}
