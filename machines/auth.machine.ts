@@ -177,9 +177,12 @@ export const authMachine = setup({
     loggedOut: {
       initial: 'anonymous',
       states: {
-        anonymous: {},
-        /** A logout or a 401/403 ended the session: the guards send every page to /login until it is reached. */
-        sessionEnded: { on: { 'SESSION.END.SEEN': { target: 'anonymous', actions: 'forgetEnd' } } },
+        anonymous: { description: 'No session, and nothing for the route guards to act on.' },
+        sessionEnded: {
+          description:
+            'A logout or a 401/403 ended the session (context.ended): every page redirects to /login until the /login guard sends SESSION.END.SEEN.',
+          on: { 'SESSION.END.SEEN': { target: 'anonymous', actions: 'forgetEnd' } },
+        },
       },
       on: {
         'TOKEN.RECEIVED': [

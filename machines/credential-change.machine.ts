@@ -97,8 +97,13 @@ export const credentialChangeMachine = setup({
   }),
   initial: 'editing',
   states: {
-    editing: { on: { SEND_CODE: { target: 'sendingCode', actions: 'takeValue' } } },
+    editing: {
+      description: 'The form for the new value.',
+      on: { SEND_CODE: { target: 'sendingCode', actions: 'takeValue' } },
+    },
     sendingCode: {
+      description:
+        'Asking for a code to the new value; asked too soon still opens the code step, counting down.',
       invoke: {
         id: 'sendCode',
         src: 'sendCode',
@@ -110,8 +115,12 @@ export const credentialChangeMachine = setup({
         ],
       },
     },
-    codeStep: { on: { SUBMIT: 'saving' } },
+    codeStep: {
+      description: 'The code field, for the new value the code went to.',
+      on: { SUBMIT: 'saving' },
+    },
     saving: {
+      description: 'Saving the new value with the code.',
       entry: 'clearError',
       invoke: {
         id: 'save',
@@ -130,7 +139,10 @@ export const credentialChangeMachine = setup({
         onError: { target: 'codeStep', actions: 'recordError' },
       },
     },
-    done: { on: { SEND_CODE: { target: 'sendingCode', actions: 'takeValue' } } },
+    done: {
+      description: 'Saved; the form is there again for another change.',
+      on: { SEND_CODE: { target: 'sendingCode', actions: 'takeValue' } },
+    },
   },
 })
 
