@@ -125,7 +125,8 @@ export const calculatorSubmitMachine = calculatorSubmitSetup.createMachine({
       },
     },
     failed: {
-      description: 'The application could not be made: the calculator says so; SUBMIT tries again.',
+      description:
+        'The application could not be made: the calculator says so; SUBMIT tries again, DISMISS forgets it.',
       on: { SUBMIT: onSubmit, DISMISS: { target: 'idle', actions: 'forget' } },
     },
     leaving: {
@@ -134,10 +135,16 @@ export const calculatorSubmitMachine = calculatorSubmitSetup.createMachine({
       // XState wants one; every transition here names its page, the default of spec section 4 included.
       initial: 'toRegistration',
       states: {
-        toLoading: { meta: { route: '/application/loading' } },
-        toApply: { meta: { route: '/application/apply' } },
-        toLogin: { meta: { route: '/login' } },
-        toRegistration: { meta: { route: '/registration' } },
+        toLoading: {
+          description: 'Application made: to /application/loading.',
+          meta: { route: '/application/loading' },
+        },
+        toApply: {
+          description: 'A logged-in client: to /application/apply.',
+          meta: { route: '/application/apply' },
+        },
+        toLogin: { description: 'A visitor with a tab selected: to /login.', meta: { route: '/login' } },
+        toRegistration: { description: 'Anyone else: to /registration.', meta: { route: '/registration' } },
       },
     },
   },
