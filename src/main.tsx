@@ -3,12 +3,12 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppServicesProvider } from './app/app-context'
-import { installChunkReload } from './app/chunk-reload'
 import { authRedirect } from './app/auth-guards'
+import { installChunkReload } from './app/chunk-reload'
+import { journeyMachineRoute } from './app/journey-routing'
 import { followMachines, machineRoute } from './app/machine-routing'
 import { trackNavigation } from './app/navigation'
 import { createAppServices } from './app/services'
-import { followJourney } from './features/journey/journey-routing'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
 import './ui/styles/index.css'
@@ -24,8 +24,10 @@ const router = createAppRouter({
 })
 trackNavigation(router, services.shell)
 // Routes from machine state: the guards run again whenever one of these machines changes their answer.
-followMachines(router, [machineRoute({ actor: services.auth, redirectFor: authRedirect })])
-followJourney(router, services.journey)
+followMachines(router, [
+  machineRoute({ actor: services.auth, redirectFor: authRedirect }),
+  journeyMachineRoute(services.journey),
+])
 
 loadMessages('en').then((messages) => {
   createRoot(document.getElementById('root')!).render(

@@ -1,14 +1,16 @@
 /**
- * The journey's wiring in the app: the auth session feeds the browser's flow machine the facts the routing
- * reads (SESSION.CHANGED), and the router context gets the actor, the cookie reader and the guard effects.
+ * The journey's wiring in the app: the auth session feeds the browser's flow-sync machine the facts the routing
+ * reads (SESSION.CHANGED); the machine asks the flow, and the actual application when a flow's routing reads it
+ * (the cash-pickup page, the facebook step); the router context gets the actor, the cookie reader and the guard
+ * effects.
  */
 import type { QueryClient } from '@tanstack/react-query'
-import { type ClientFacts, type JourneyFacts, SANDBOX_COOKIE } from '../../domain/flow-routes'
+import { type ClientFacts, SANDBOX_COOKIE, type SessionFacts } from '../../domain/journey/routing'
 import { type AuthSnapshot, type AuthUser, isLoggedIn, isSettled } from '../../machines/auth.machine'
 import type { createApiClient } from '../api/client'
-import { createJourneyActor, FLOW_PATH } from '../features/journey/journey-actor'
-import type { JourneyRouting } from '../features/journey/journey-routing'
 import { readCookie, removeCookie } from './cookies'
+import { ACTUAL_APPLICATION_PATH, createFlowSyncActor, FLOW_PATH } from './flow-sync-actor'
+import type { JourneyRouting } from './journey-routing'
 import type { AuthActor } from './services'
 
 /** The client fields the journey rules read, from the session's user (GET /private/client). */
@@ -24,20 +26,19 @@ function clientFactsOf(user: AuthUser | null): ClientFacts | null {
   }
 }
 
-function journeyFactsOf(snapshot: AuthSnapshot): JourneyFacts {
+function sessionFactsOf(snapshot: AuthSnapshot): SessionFacts {
   const admin = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'user'
   return {
     admin,
     qaDisableFlow: readCookie(SANDBOX_COOKIE) !== null,
     client: admin ? null : clientFactsOf(snapshot.context.user),
-    application: null,
   }
 }
 
 /**
- * The client journey (machines/journey.machine.ts) fed by the auth session: once the session has settled, every
- * change of who is logged in (or of their profile) is a SESSION.CHANGED; while a client is logged in the
- * machine polls the flow, and the router's `beforeLoad` guards read it (src/features/journey/journey-routing.ts).
+ * Flow sync (machines/flow-sync.machine.ts) fed by the auth session: once the session has settled, every change
+ * of who is logged in (or of their profile) is a SESSION.CHANGED; while a client is logged in the machine polls
+ * the flow, and the router's `beforeLoad` guards read it (src/app/journey-routing.ts).
  */
 export function createJourneyRouting({
   api,
@@ -48,13 +49,16 @@ export function createJourneyRouting({
   queryClient: QueryClient
   auth: AuthActor
 }): JourneyRouting {
-  const actor = createJourneyActor({ getFlow: (signal) => api.get(FLOW_PATH, { signal, quiet: true }) })
+  const actor = createFlowSyncActor({
+    getFlow: (signal) => api.get(FLOW_PATH, { signal, quiet: true }),
+    getApplication: (signal) => api.get(ACTUAL_APPLICATION_PATH, { signal, quiet: true }),
+  })
   let last = ''
   const publish = (snapshot: AuthSnapshot) => {
     if (!isSettled(snapshot)) return
     // A single-link session sees my loan only: it has no journey of its own.
     const loggedIn = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'client'
-    const facts = journeyFactsOf(snapshot)
+    const facts = sessionFactsOf(snapshot)
     const key = JSON.stringify([loggedIn, facts])
     if (key === last) return
     last = key

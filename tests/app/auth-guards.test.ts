@@ -14,7 +14,7 @@ import { appShellMachine } from '../../machines/app-shell.machine'
 import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import type { ApiClient } from '../../src/api/client'
 import { afterLogin, authRedirect } from '../../src/app/auth-guards'
-import { createFlowSyncActor } from '../../src/features/journey/journey-actor'
+import { createFlowSyncActor } from '../../src/app/flow-sync-actor'
 import { followMachines, machineRoute } from '../../src/app/machine-routing'
 import { routeTree } from '../../src/route-tree.gen'
 

@@ -15,8 +15,8 @@ import { appShellMachine } from '../../machines/app-shell.machine'
 import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import { type ApiClient, ApiError } from '../../src/api/client'
 import { AppServicesProvider } from '../../src/app/app-context'
+import { createFlowSyncActor } from '../../src/app/flow-sync-actor'
 import type { AppServices } from '../../src/app/services'
-import { createJourneyActor } from '../../src/features/journey/journey-actor'
 import { loadMessages, MessagesProvider } from '../../src/i18n/messages'
 import { routeTree } from '../../src/route-tree.gen'
 import { NotFoundPage } from '../../src/ui/errors/not-found-page'
@@ -94,7 +94,7 @@ async function openApp(path: string, get: Get, asClient = false) {
   ).start()
   if (asClient) auth.send({ type: 'TOKEN.RECEIVED', token: clientToken() })
   const shell = createActor(appShellMachine, { input: {} }).start()
-  const journey = createJourneyActor({ getFlow: () => new Promise(() => {}) })
+  const journey = createFlowSyncActor({ getFlow: () => new Promise(() => {}) })
   stops.push(
     () => journey.stop(),
     () => auth.stop(),

@@ -6,7 +6,8 @@
  */
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
-import { journeyPaths, SANDBOX_COOKIE } from '../../../domain/flow-routes'
+import { journeyPages } from '../../../domain/journey/destinations'
+import { SANDBOX_COOKIE } from '../../../domain/journey/routing'
 import { sandboxPayoutByAccount, sandboxScoringByFirstName } from '../../../domain/sandbox-data'
 import { readCookie, removeCookie, writeCookie } from '../../app/cookies'
 import { useMessages } from '../../i18n/messages'
@@ -60,7 +61,7 @@ export function SandboxRouter() {
           {r.pagesTitle}
         </h2>
         <ul>
-          {Object.entries(journeyPaths).map(([name, path]) => (
+          {Object.entries(journeyPages).map(([name, path]) => (
             <li key={name}>
               <a href={path}>
                 {path} <span className="field__hint">({name})</span>

@@ -1,6 +1,6 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { requireClient } from '../../app/auth-guards'
-import { journeyBeforeLoad } from '../../features/journey/journey-routing'
+import { journeyBeforeLoad } from '../../app/journey-routing'
 
 /**
  * Every application page: a logged-in client (the auth session), then the page the client journey maps the

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { journeyBeforeLoad } from '../../app/journey-routing'
 import { MyLoanScreen } from '../../features/application/my-loan-screen'
-import { journeyBeforeLoad } from '../../features/journey/journey-routing'
 import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/profile/my-loan')({

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 /**
- * Routes from the journey machine's state (issue 5 item 2): a tiny TanStack memory router whose registration,
+ * Routes from the flow-sync machine's state (issue 5 item 2): a tiny TanStack memory router whose registration,
  * application and my-loan routes carry `journeyBeforeLoad`, and whose pages are plain headings that never
  * call `navigate`. Every move below comes from the machine's state through `beforeLoad`, either on a
- * navigation or when `followJourney` re-runs the guards after a poll answer.
+ * navigation or when `followJourney` (followMachines with the journey's registration) re-runs the guards after
+ * a poll answer. A step the app does not know shows the router's error page.
  */
 import {
   createMemoryHistory,
@@ -16,20 +17,26 @@ import {
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
-import type { Flow, JourneyFacts } from '../../domain/flow-routes'
-import { journeyMachine } from '../../machines/journey.machine'
+import type { ApplicationFacts } from '../../domain/journey/destinations'
+import { type Flow, type FlowAnswer, readFlow, type SessionFacts } from '../../domain/journey/routing'
+import { flowSyncMachine } from '../../machines/flow-sync.machine'
 import {
   followJourney,
   type JourneyRouting,
   journeyBeforeLoad,
   journeyRedirect,
-} from '../../src/features/journey/journey-routing'
+  UnrecognisedFlowError,
+} from '../../src/app/journey-routing'
 
-const clientFacts: JourneyFacts = {
+const clientFacts: SessionFacts = {
   admin: false,
   qaDisableFlow: false,
   client: { firstName: 'Maria', status: 1, soldDebt: false, closedLoansCount: 0 },
-  application: { id: 'app-9', disbursementType: 'bank_transfer', cashPickupNumber: null },
+}
+const bankTransfer: ApplicationFacts = {
+  id: 'app-9',
+  disbursementType: 'bank_transfer',
+  cashPickupNumber: null,
 }
 
 function Page({ path }: { path: string }) {
@@ -65,7 +72,7 @@ function buildRouter(journey: JourneyRouting, start: string) {
       'documents',
       'document-verification',
     ]),
-    layout('application', ['apply', 'loading', 'accepted']),
+    layout('application', ['apply', 'loading', 'accepted', 'cash-pickup']),
     createRoute({
       getParentRoute: () => root,
       path: 'profile/my-loan',
@@ -79,6 +86,7 @@ function buildRouter(journey: JourneyRouting, start: string) {
     routeTree,
     history: createMemoryHistory({ initialEntries: [start] }),
     context: { journey },
+    defaultErrorComponent: ({ error }) => <h1>{`error: ${(error as Error).name}`}</h1>,
   })
 }
 
@@ -90,14 +98,18 @@ afterEach(() => {
 
 /** A journey actor whose flow fetches the test answers, with spies for every guard effect. */
 function journeyWith(
-  session: { loggedIn: boolean; facts: JourneyFacts } | null,
+  session: { loggedIn: boolean; facts: SessionFacts } | null,
   cookies: Record<string, string> = {},
+  application: ApplicationFacts | null = bankTransfer,
 ) {
-  const answers: ((flow: Flow) => void)[] = []
+  const answers: ((answer: FlowAnswer) => void)[] = []
   const actor = createActor(
-    journeyMachine.provide({
+    flowSyncMachine.provide({
       actors: {
-        fetchFlow: fromPromise<Flow, void>(() => new Promise<Flow>((resolve) => answers.push(resolve))),
+        fetchFlow: fromPromise<FlowAnswer, void>(
+          () => new Promise<FlowAnswer>((resolve) => answers.push(resolve)),
+        ),
+        fetchApplication: fromPromise<ApplicationFacts | null, void>(async () => application),
       },
     }),
   ).start()
@@ -116,10 +128,11 @@ function journeyWith(
     journey,
     effects,
     actor,
-    async answer(flow: Flow) {
+    /** The server's answer, read against the model as the app reads it. */
+    async answer(flow: Flow | { step: string; status: string }) {
       await act(async () => {
-        answers.at(-1)?.(flow)
-        await Promise.resolve()
+        answers.at(-1)?.(readFlow(flow))
+        await new Promise((resolve) => setTimeout(resolve, 0))
       })
     },
   }
@@ -242,5 +255,41 @@ describe('journey routes from machine state', () => {
         },
       ),
     ).toEqual({ href: 'https://www.facebook.com/?utm_source=fb&application_id=app-9' })
+  })
+
+  it('a cash pickup with its number lands on the cash-pickup page (the application is loaded for it)', async () => {
+    const pickup = { id: 'app-9', disbursementType: 'cash_pickup', cashPickupNumber: 'CP0000000009' }
+    const j = journeyWith({ loggedIn: true, facts: clientFacts }, {}, pickup)
+    await j.answer({ step: 'payout_processing', status: 'completed' })
+    const router = await show(j.journey, '/application/loading')
+    await expectPage(router, '/application/loading')
+    j.actor.send({ type: 'FLOW.REFRESH' })
+    await j.answer({ step: 'tmc_page', status: 'active' })
+    await expectPage(router, '/application/cash-pickup')
+  })
+
+  it('a step the app does not know shows the error page on a journey page, and a known one recovers', async () => {
+    const j = journeyWith({ loggedIn: true, facts: clientFacts })
+    await j.answer({ step: 'document_upload', status: 'active' })
+    const router = await show(j.journey, '/registration/documents')
+    await expectPage(router, '/registration/documents')
+
+    j.actor.send({ type: 'FLOW.REFRESH' })
+    await j.answer({ step: 'lottery', status: 'active' })
+    expect(await screen.findByRole('heading', { name: 'error: UnrecognisedFlowError' })).toBeTruthy()
+
+    j.actor.send({ type: 'FLOW.REFRESH' })
+    await j.answer({ step: 'veriff', status: 'active' })
+    await expectPage(router, '/registration/document-verification')
+  })
+
+  it('pages outside the journey are not affected by an unrecognised step', async () => {
+    const j = journeyWith({ loggedIn: true, facts: clientFacts })
+    await j.answer({ step: 'lottery', status: 'active' })
+    const router = await show(j.journey, '/faq')
+    await expectPage(router, '/faq')
+    expect(() =>
+      journeyBeforeLoad({ context: { journey: j.journey }, location: { pathname: '/application/apply' } }),
+    ).toThrow(UnrecognisedFlowError)
   })
 })

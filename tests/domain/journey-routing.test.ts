@@ -1,9 +1,12 @@
 /**
  * The journey rules of spec section 2 ("Flow routing by step", "Registration guard", "Flow guard") and
- * section 4 ("Sandbox"). Expected paths are spelled out as the spec lists them, not read back from
- * `journeyPaths`, so a wrong constant fails here.
+ * section 4 ("Sandbox"). The step table comes from the journey model's metadata (domain/journey/routing.ts);
+ * here it is checked against the spec row by row, one `routes(step, path)` call per row, with the expected
+ * paths spelled out as the spec lists them, so a wrong destination in the model fails here.
  */
 import { describe, expect, it } from 'vitest'
+import { flowSteps } from '../../domain/journey/client-journey.machine'
+import { isExternalTarget } from '../../domain/journey/destinations'
 import {
   type ApplicationFacts,
   type ClientFacts,
@@ -11,17 +14,16 @@ import {
   type Flow,
   type FlowStep,
   flowGuard,
-  flowRouteTable,
-  flowSteps,
+  flowReadsApplication,
   type GuardFacts,
-  isExternalTarget,
   isSandbox,
   journeyPageOf,
   parseFlow,
   type RoutingFacts,
+  readFlow,
   registrationGuard,
   routeForFlow,
-} from '../../domain/flow-routes'
+} from '../../domain/journey/routing'
 
 const client = (over: Partial<ClientFacts> = {}): ClientFacts => ({
   firstName: 'Maria',
@@ -44,37 +46,40 @@ const routing = (over: Partial<RoutingFacts> = {}): RoutingFacts => ({
 const active = (step: FlowStep): Flow => ({ step, status: 'active' })
 
 describe('flow routing by step (spec section 2, one row each)', () => {
-  const rows: [FlowStep, string][] = [
-    ['kontomatik', '/registration/bank-data'],
-    ['disbursement_type', '/registration/payment'],
-    ['document_upload', '/registration/documents'],
-    ['otp_agreement', '/registration/summary'],
-    ['manual_page', '/application/manual-verification'],
-    ['reject_page', '/application/rejected'],
-    ['tmc_page', '/application/accepted'],
-    ['loan_page', '/profile/my-loan'],
-    ['no_loan_page', '/application/apply'],
-    ['new_client_created', '/application/apply'],
-    ['pre_approval_page', '/application/apply'],
-    ['work_info', '/registration/employment'],
-    ['relative_info', '/registration/reference'],
-    ['address', '/registration/address'],
-    ['veriff', '/registration/document-verification'],
-    ['offer_increase', '/application/offer-increase'],
-    ['offer_decrease', '/application/offer-decrease'],
-    ['facebook', 'https://www.facebook.com/?application_id=app-42'],
-    // The server's waiting steps (ADR 0012): a decision or a payout runs, the client waits on the loading page.
-    ['application_processing', '/application/loading'],
-    ['payout_processing', '/application/loading'],
-  ]
+  const rows = new Set<FlowStep>()
+  /** One row of the spec's table: an active `step` goes to `expected` (the default facts: a named client). */
+  const routes = (step: FlowStep, expected: string) => {
+    rows.add(step)
+    it(`active ${step} -> ${expected}`, () => {
+      expect(routeForFlow(active(step), routing())).toBe(expected)
+    })
+  }
 
-  it('the table has exactly one row per server step', () => {
-    expect(Object.keys(flowRouteTable).sort()).toEqual([...flowSteps].sort())
-    expect(rows.map(([step]) => step).sort()).toEqual([...flowSteps].sort())
-  })
+  routes('kontomatik', '/registration/bank-data')
+  routes('facebook', 'https://www.facebook.com/?application_id=app-42')
+  routes('disbursement_type', '/registration/payment')
+  routes('document_upload', '/registration/documents')
+  routes('otp_agreement', '/registration/summary')
+  routes('manual_page', '/application/manual-verification')
+  routes('reject_page', '/application/rejected')
+  routes('tmc_page', '/application/accepted')
+  routes('loan_page', '/profile/my-loan')
+  routes('no_loan_page', '/application/apply')
+  routes('new_client_created', '/application/apply')
+  routes('pre_approval_page', '/application/apply')
+  routes('work_info', '/registration/employment')
+  routes('relative_info', '/registration/reference')
+  routes('address', '/registration/address')
+  routes('veriff', '/registration/document-verification')
+  routes('offer_increase', '/application/offer-increase')
+  routes('offer_decrease', '/application/offer-decrease')
+  // The server's waiting steps (ADR 0012): their status is always 'completed', but were one answered active,
+  // the model still names the loading page.
+  routes('application_processing', '/application/loading')
+  routes('payout_processing', '/application/loading')
 
-  it.each(rows)('active %s -> %s', (step, expected) => {
-    expect(routeForFlow(active(step), routing())).toBe(expected)
+  it('every step of the model has a row', () => {
+    expect(flowSteps.filter((step) => !rows.has(step))).toEqual([])
   })
 
   it.each(flowSteps)('completed %s -> the application loading page', (step) => {
@@ -185,6 +190,43 @@ describe('parseFlow', () => {
   ])('refuses %s', (_, raw) => {
     expect(parseFlow(raw)).toBeNull()
   })
+
+  it('readFlow names what it did not recognise: the step and status only, cut short', () => {
+    expect(readFlow({ step: 'lottery', status: 'active', firstName: 'Maria' })).toEqual({
+      type: 'unrecognised',
+      answer: { step: 'lottery', status: 'active' },
+    })
+    expect(readFlow({ step: 'veriff', status: 'pending' })).toEqual({
+      type: 'unrecognised',
+      answer: { step: 'veriff', status: 'pending' },
+    })
+    expect(readFlow({ step: 42 })).toEqual({ type: 'unrecognised', answer: { step: null, status: null } })
+    expect(readFlow('veriff')).toEqual({ type: 'unrecognised', answer: { step: null, status: null } })
+    const long = readFlow({ step: 'x'.repeat(500), status: 'active' })
+    expect(long.type === 'unrecognised' && long.answer.step).toBe('x'.repeat(64))
+    expect(readFlow({ step: 'veriff', status: 'active' })).toEqual({
+      type: 'flow',
+      flow: { step: 'veriff', status: 'active' },
+    })
+  })
+})
+
+describe('flowReadsApplication: the flows whose routing needs the actual application', () => {
+  const reading = new Set<FlowStep>()
+  const readsApplication = (step: FlowStep) => {
+    reading.add(step)
+    it(`active ${step} reads the application; completed does not`, () => {
+      expect(flowReadsApplication(active(step))).toBe(true)
+      expect(flowReadsApplication({ step, status: 'completed' })).toBe(false)
+    })
+  }
+  // The cash-pickup choice, and the facebook step's application id.
+  readsApplication('tmc_page')
+  readsApplication('facebook')
+
+  it('no other step does', () => {
+    for (const step of flowSteps) expect(flowReadsApplication(active(step)), step).toBe(reading.has(step))
+  })
 })
 
 describe('sandbox (spec section 4)', () => {
@@ -251,6 +293,31 @@ describe('registration guard (spec section 2)', () => {
     })
   })
 
+  /** The steps with a rule of their own in the registration guard, each added by its own test below. */
+  const guarded = new Set<FlowStep>()
+  /** A step rule: active `step` goes to `to`; completed, it leaves the page to the step table (loading). */
+  const guardRoutes = (step: FlowStep, to: string) => {
+    guarded.add(step)
+    it(`${step}: ${to}`, () => {
+      expect(registrationGuard(facts({ flow: active(step) }))).toEqual({
+        redirect: { to },
+        effects: [],
+        followFlow: false,
+      })
+    })
+    it(`a completed ${step} leaves it to the step table (the loading page)`, () => {
+      expect(registrationGuard(facts({ flow: { step, status: 'completed' }, storedQuery: 'a=1' }))).toEqual({
+        redirect: null,
+        effects: [],
+        followFlow: true,
+      })
+    })
+  }
+
+  guardRoutes('work_info', '/registration/employment')
+  guardRoutes('relative_info', '/registration/reference')
+  guardRoutes('address', '/registration/address')
+
   it('work info: employment with the stored query, then the cookie is removed', () => {
     expect(
       registrationGuard(facts({ flow: active('work_info'), storedQuery: '?utm_source=sms&ref=7' })),
@@ -273,37 +340,14 @@ describe('registration guard (spec section 2)', () => {
     })
   })
 
-  it.each([
-    ['relative_info', '/registration/reference'],
-    ['address', '/registration/address'],
-  ] as const)('%s: %s', (step, to) => {
-    expect(registrationGuard(facts({ flow: active(step) }))).toEqual({
-      redirect: { to },
-      effects: [],
-      followFlow: false,
-    })
-  })
-
-  it.each(
-    flowSteps.filter((s) => !['work_info', 'relative_info', 'address'].includes(s)),
-  )('any other step (%s) leaves it to the step table', (step) => {
-    expect(registrationGuard(facts({ flow: active(step) }))).toEqual({
-      redirect: null,
-      effects: [],
-      followFlow: true,
-    })
-  })
-
-  it.each([
-    'work_info',
-    'relative_info',
-    'address',
-  ] as const)('a completed %s leaves it to the step table (the loading page)', (step) => {
-    expect(registrationGuard(facts({ flow: { step, status: 'completed' }, storedQuery: 'a=1' }))).toEqual({
-      redirect: null,
-      effects: [],
-      followFlow: true,
-    })
+  it('any other step leaves it to the step table', () => {
+    for (const step of flowSteps.filter((s) => !guarded.has(s))) {
+      expect(registrationGuard(facts({ flow: active(step) })), step).toEqual({
+        redirect: null,
+        effects: [],
+        followFlow: true,
+      })
+    }
   })
 
   it('no flow known yet leaves it to the step table', () => {
