@@ -25,6 +25,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}', 'domain/**/*.test.ts', 'machines/**/*.test.ts'],
     environment: 'node',
+    // The migrated database every test file copies, made once per run (tests/support/database.ts).
+    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -2,22 +2,37 @@
  * A fresh database per test file: in-memory PGlite by default, or a brand-new PostgreSQL database (created
  * from DATABASE_URL's server and dropped afterwards) when DATABASE_URL is set, so runs never share rows.
  *
- * PGlite: every test database starts as a copy of one migrated image made once per worker process. A fresh
- * cluster costs an initdb and every migration (about 3.5 s of CPU on this 2-core machine); loading the image
- * costs under 1 s. The migrations still run on the copy, where they find everything applied.
+ * Both start from a migrated copy that tests/support/global-setup.ts makes once per run. PGlite: a fresh cluster
+ * costs an initdb and every migration (about 3.5 s of CPU on this 2-core machine), loading the image under 1 s.
+ * PostgreSQL: the new database is a copy of a migrated template. The migrations still run on the copy, where
+ * they find everything applied.
  */
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { type Database, migrationsFolder, openDatabase } from '../../server/db/client'
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL)
 
 let migratedImage: Promise<Blob> | undefined
 
+/** What the global setup provided, or '' when this process runs without it. */
+function provided(key: 'pgliteImageFile' | 'postgresTemplate'): string {
+  try {
+    return inject(key) ?? ''
+  } catch {
+    return ''
+  }
+}
+
 async function makeMigratedImage(): Promise<Blob> {
+  const file = provided('pgliteImageFile')
+  if (file) return new Blob([readFileSync(file)])
+  // Without the global setup (a config that does not name it): one image per process.
   const client = await PGlite.create()
   try {
     await migrate(drizzle(client), { migrationsFolder })
@@ -34,9 +49,10 @@ export async function createTestDatabase(): Promise<Database> {
     return openDatabase({ kind: 'memory', image: await migratedImage })
   }
   const name = `hiram_test_${Date.now()}_${randomBytes(4).toString('hex')}`
+  const template = provided('postgresTemplate')
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
   await admin.end()
   const testUrl = new URL(url)
   testUrl.pathname = `/${name}`
