@@ -89,11 +89,19 @@ export async function signUpClient(request: APIRequestContext, password: string)
 // A JPEG by its first bytes: the server recognises the format from the bytes (README, Identity photos).
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 1, 2, 3])
 
+/** A payout account as POST /disbursement-type takes it; a bank transfer to a succeeding account unless given. */
+export type PayoutAccount = Record<string, unknown>
+
 /**
  * Signs a client up and completes every registration step over the API (the same calls as the screens), named
- * `firstName` (the sandbox scoring approves "Juan"), paid out by bank transfer to a succeeding account.
+ * `firstName` (the sandbox scoring approves "Juan"), paid out by bank transfer to a succeeding account, or to
+ * `payout` (e.g. `{ type: 'cash_pickup', provider: 'cebuana' }`, which the sandbox pays out as a cash pickup).
  */
-export async function readyClient(request: APIRequestContext, firstName = 'Juan'): Promise<ReadyClient> {
+export async function readyClient(
+  request: APIRequestContext,
+  firstName = 'Juan',
+  payout?: PayoutAccount,
+): Promise<ReadyClient> {
   const admin = await adminToken(request)
   const { id: _id, authorization, ...client } = await signUpClient(request, 'Ready1234')
   const headers = { authorization }
@@ -171,7 +179,7 @@ export async function readyClient(request: APIRequestContext, firstName = 'Juan'
   await ok(
     request.post('/web/private/client/disbursement-type', {
       headers,
-      data: { type: 'bank_transfer', bankId: 1, accountNumber: `00${client.phone.slice(-8)}12` },
+      data: payout ?? { type: 'bank_transfer', bankId: 1, accountNumber: `00${client.phone.slice(-8)}12` },
     }),
     201,
   )

@@ -1,0 +1,66 @@
+/**
+ * Cash pickup in a real browser (issue 14 item 3): a client whose payout account is a cash pickup (the sandbox
+ * payout provider answers it with a pickup number, server/providers/payout.ts) applies, signs, and the journey
+ * lands on /application/cash-pickup with the pickup number. The flow-sync machine loads the actual application
+ * for the tmc_page step, whose destination is a choice on "the payout is a cash pickup and its pickup number
+ * exists" (domain/journey/destinations.ts); without it the client landed on /application/accepted.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import { adminToken, lastCode, readyClient } from './clients'
+import { logInAndApply } from './journey-steps'
+
+/**
+ * On /registration/summary: asks for the signing code (one SMS code a minute per phone: within a minute of the
+ * sign-up SMS the screen counts the wait down and offers the button again) and signs with it.
+ */
+async function sign(page: Page, readCode: () => Promise<string>) {
+  await expect(page).toHaveURL(/\/registration\/summary$/, { timeout: 30_000 })
+  const send = page.getByRole('button', { name: 'Send me the code' })
+  const resend = page.getByRole('button', { name: 'Send a new code' })
+  const tooSoon = page.locator('[data-error-key="codeMinuteLimit"]')
+  await send.click()
+  await expect(resend.or(tooSoon)).toBeVisible()
+  if (await tooSoon.isVisible()) {
+    await expect(send).toBeEnabled({ timeout: 65_000 })
+    await send.click()
+  }
+  await expect(resend).toBeVisible()
+  await page.getByLabel('Code from the SMS').fill(await readCode())
+  await page.getByRole('button', { name: 'Sign the agreement' }).click()
+}
+
+test('cash pickup: the signed loan waits at the counter and the journey shows the pickup number', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000)
+  const admin = await adminToken(request)
+  const client = await readyClient(request, 'Juan', { type: 'cash_pickup', provider: 'cebuana' })
+
+  await logInAndApply(page, client, /\/registration\/summary$/)
+  // The application as the app reads it once the payout is done: its answer carries the pickup number.
+  const actual = page.waitForResponse(
+    async (r) =>
+      r.url().endsWith('/web/private/client/application/actual') &&
+      r.ok() &&
+      !!(await r.json()).data?.cashPickupNumber,
+    { timeout: 120_000 },
+  )
+  await sign(page, () => lastCode(request, admin, client.phone))
+
+  // Signed: the payout job answers a cash pickup, the step becomes tmc_page, and the journey routes by the
+  // application to the cash-pickup page, not /application/accepted.
+  await expect(page).toHaveURL(/\/application\/cash-pickup$/, { timeout: 45_000 })
+  await expect(page.getByRole('heading', { level: 1, name: 'Pick up your cash' })).toBeVisible()
+  const number = page.locator('[data-figure="cash-pickup-number"] dd')
+  await expect(number).toHaveText(/^CP\d{10}$/)
+  const answered = (await (await actual).json()).data as { cashPickupNumber: string }
+  await expect(number).toHaveText(answered.cashPickupNumber)
+
+  // The journey keeps the client there: my loan and the accepted page route back to the cash-pickup page.
+  for (const path of ['/profile/my-loan', '/application/accepted']) {
+    await page.goto(path)
+    await expect(page).toHaveURL(/\/application\/cash-pickup$/, { timeout: 30_000 })
+  }
+  await expect(number).toHaveText(answered.cashPickupNumber)
+})
