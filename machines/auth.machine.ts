@@ -177,10 +177,11 @@ export const authMachine = setup({
     loggedOut: {
       initial: 'anonymous',
       states: {
-        anonymous: { description: 'No session, and nothing for the route guards to act on.' },
+        // No session, and nothing for the route guards to act on.
+        anonymous: {},
+        // A logout or a 401/403 ended the session (context.ended): every page redirects to /login until the
+        // /login guard sends SESSION.END.SEEN. (Comments, not `description`: the machine is in the home bundle.)
         sessionEnded: {
-          description:
-            'A logout or a 401/403 ended the session (context.ended): every page redirects to /login until the /login guard sends SESSION.END.SEEN.',
           on: { 'SESSION.END.SEEN': { target: 'anonymous', actions: 'forgetEnd' } },
         },
       },
