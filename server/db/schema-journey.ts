@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  check,
   date,
   doublePrecision,
   index,
@@ -43,6 +44,38 @@ export const clientJourney = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('client_journey_step_idx').on(t.step)],
+)
+
+/**
+ * The history of every persisted lifecycle: one row per accepted transition, written in the same transaction as
+ * the state it leads to (server/services/journey/journey.ts for the client journey). One table for every machine
+ * (`machine` = the statechart's id, 'clientJourney' now, the loan lifecycle later; `subject_id` = the journey's
+ * client or the loan), so a client's timeline is one indexed read over all of them. Self-transitions are rows too.
+ * `call` is the route pattern ('PUT /web/private/client'), null for a job; `actor_id` is the client's or the
+ * back-office user's id, or the job's name and id. Append-only: nothing updates or deletes a row.
+ */
+export const stateTransition = pgTable(
+  'state_transition',
+  {
+    id: id(),
+    machine: text('machine').notNull(),
+    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
+    clientId: clientId(),
+    modelVersion: integer('model_version').notNull(),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    event: text('event').notNull(),
+    call: text('call'),
+    actorKind: text('actor_kind').notNull(),
+    actorId: text('actor_id').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [
+    index('state_transition_client_idx').on(t.clientId, t.id),
+    index('state_transition_subject_idx').on(t.machine, t.subjectId, t.id),
+    check('state_transition_actor_kind_ck', sql`${t.actorKind} in ('client', 'back-office', 'job')`),
+    check('state_transition_call_ck', sql`(${t.actorKind} = 'job') = (${t.call} is null)`),
+  ],
 )
 
 /** Details (step 1) and employment (step 2). Money in integer centavos. */

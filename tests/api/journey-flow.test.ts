@@ -1,18 +1,25 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { JourneyStep } from '../../domain/journey/client-journey.machine'
+import {
+  eventsAcceptedAt,
+  type JourneyEventDefinition,
+  type JourneyEventType,
+  journeyEventDefinitions,
+  journeyEventTypes,
+  journeySteps,
+} from '../../domain/journey/client-journey.machine'
 import { client } from '../../server/db/schema-identity'
 import { clientContact, clientProfile } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
-import { type Answer, call, later, type SignedUp, type TestApp, verifiedClient } from './identity-helpers'
+import { type Answer, call, later, type TestApp, verifiedClient } from './identity-helpers'
 import {
   ARGAO,
   ARGAO_BARANGAY,
   address,
+  applyBody,
   CEBU_PROVINCE,
   CENTRAL_VISAYAS,
   clientAt,
-  completeStep,
   details,
   employment,
   expectOk,
@@ -21,11 +28,13 @@ import {
   identityDoc,
   JPEG,
   NCR,
+  pathTo,
   QUEZON_CITY,
   reference,
   seedSmallPsgc,
-  stepOrder,
   upload,
+  type Walk,
+  walkTo,
 } from './journey-helpers'
 
 let t: TestApp
@@ -42,16 +51,10 @@ const violations = (answer: Answer) =>
   Object.fromEntries((answer.body.response.violations ?? []).map((v) => [v.propertyPath, v.message]))
 
 describe('the journey from a verified phone to ready-to-apply', () => {
-  it('walks every step, each call moving the flow one step on; /flow and /client-journey/current agree', async () => {
-    const c = await verifiedClient(t)
-    expect(await flow(t, c.token)).toEqual({ step: 'new_client_created', status: 'active' })
-    const seen: JourneyStep[] = []
-    for (const step of stepOrder.slice(0, -1)) {
-      seen.push((await flow(t, c.token)).step)
-      await completeStep(t, c, step)
-    }
-    seen.push((await flow(t, c.token)).step)
-    expect(seen).toEqual(stepOrder)
+  it("walks the machine's path to ready-to-apply, each call moving the flow; /flow and /client-journey/current agree", async () => {
+    const w = await walkTo(t, 'no_loan_page')
+    const c = w.c
+    expect(w.sent.map((e) => e.event)).toEqual(pathTo('no_loan_page').flatMap((e) => prerequisites(e)))
     const current = await call(t, 'GET', '/private/client/client-journey/current', undefined, {
       token: c.token,
     })
@@ -61,8 +64,7 @@ describe('the journey from a verified phone to ready-to-apply', () => {
       .logs()
       .filter((line) => line.event === 'journey.event' && line.clientId === c.clientId)
       .map((line) => `${line.from}>${line.to}`)
-    expect(events).toContain('new_client_created>work_info')
-    expect(events).toContain('disbursement_type>no_loan_page')
+    expect(events).toEqual(w.sent.map((e) => `${e.from}>${e.to}`))
     // Logs say what happened, never what the client typed.
     for (const personal of ['Dela Cruz', reference.phone, '34-1234567-8', '3412345678', 'Kalayaan'])
       expect(t.rawLogs()).not.toContain(personal)
@@ -207,121 +209,199 @@ describe('the journey from a verified phone to ready-to-apply', () => {
   })
 })
 
-/** Every completing call, with the steps that accept it. */
-const calls: {
-  name: string
-  accepts: JourneyStep[]
-  send: (c: SignedUp) => Promise<Answer>
-}[] = [
-  {
-    name: 'PUT /private/client',
-    accepts: ['new_client_created'],
-    send: (c) => call(t, 'PUT', '/private/client', details(c.email), { token: c.token }),
-  },
-  {
-    name: 'PUT /complete-back-office-client',
-    accepts: ['new_client_created'],
-    send: (c) => call(t, 'PUT', '/private/client/complete-back-office-client', {}, { token: c.token }),
-  },
-  {
-    name: 'PUT /complete-step-two',
-    accepts: ['work_info'],
-    send: (c) => call(t, 'PUT', '/private/client/complete-step-two', employment, { token: c.token }),
-  },
-  {
-    name: 'POST /additional/contact',
-    accepts: ['relative_info'],
-    send: (c) => call(t, 'POST', '/private/client/additional/contact', reference, { token: c.token }),
-  },
-  {
-    name: 'PUT /complete-step-three',
-    accepts: ['relative_info'],
-    send: (c) => call(t, 'PUT', '/private/client/complete-step-three', reference, { token: c.token }),
-  },
-  {
-    name: 'POST /geo',
-    accepts: ['address'],
-    send: (c) =>
-      call(t, 'POST', '/private/client/geo', { latitude: 10.3, longitude: 123.9 }, { token: c.token }),
-  },
-  {
-    name: 'PUT /complete-step-four',
-    accepts: ['address'],
-    send: (c) => call(t, 'PUT', '/private/client/complete-step-four', address, { token: c.token }),
-  },
-  {
-    name: 'POST /id-document/upload',
-    accepts: ['document_upload'],
-    send: (c) =>
-      upload(t, '/private/client/id-document/upload', c.token, {
-        type: 'back',
-        file: JPEG,
-        capturedAt: new Date().toISOString(),
-      }),
-  },
-  {
-    name: 'POST /id-document/finish',
-    accepts: ['document_upload'],
-    send: (c) => call(t, 'POST', '/private/client/id-document/finish', identityDoc, { token: c.token }),
-  },
-  {
-    name: 'POST /veriff/session',
-    accepts: ['veriff'],
-    send: (c) => call(t, 'POST', '/private/client/veriff/session', {}, { token: c.token }),
-  },
-  {
-    name: 'POST /kontomatik/import',
-    accepts: ['kontomatik'],
-    send: (c) =>
-      call(
-        t,
-        'POST',
-        '/private/client/kontomatik/import',
-        { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
-        { token: c.token },
-      ),
-  },
-  {
-    name: 'POST /kontomatik/skip',
-    accepts: ['kontomatik'],
-    send: (c) => call(t, 'POST', '/private/client/kontomatik/skip', {}, { token: c.token }),
-  },
-  {
-    name: 'POST /disbursement-type',
-    accepts: ['disbursement_type', 'no_loan_page'],
-    send: (c) =>
-      call(
-        t,
-        'POST',
-        '/private/client/disbursement-type',
-        { type: 'cash_pickup', provider: 'm_lhuillier' },
-        { token: c.token },
-      ),
-  },
-  {
-    name: 'PUT /finish',
-    accepts: ['disbursement_type'],
-    send: (c) => call(t, 'PUT', '/private/client/finish', {}, { token: c.token }),
-  },
-]
+/** Events the walk sends before `event` on the same step (a photo before finishing, a session before its decision...). */
+function prerequisites(event: JourneyEventType): JourneyEventType[] {
+  const before: Partial<Record<JourneyEventType, JourneyEventType[]>> = {
+    FINISH_ID_DOCUMENT: ['CHANGE_ID_PHOTO'],
+    VERIFICATION_APPROVED: ['START_VERIFICATION'],
+    VERIFICATION_DECLINED: ['START_VERIFICATION'],
+    VERIFICATION_RESUBMISSION: ['START_VERIFICATION'],
+    FINISH: ['SAVE_PAYOUT'],
+    SIGN: ['PREPARE_SIGNATURE', 'PREPARE_SIGNATURE'],
+  }
+  return [...(before[event] ?? []), event]
+}
 
-describe('a call that does not fit the current step', () => {
-  it.each(stepOrder)('at %s: every other completing call is a 409 that writes nothing', async (step) => {
-    const c = await clientAt(t, step)
-    for (const entry of calls.filter((e) => !e.accepts.includes(step))) {
-      const before = await fingerprint(t, c.clientId)
-      const answer = await entry.send(c)
-      expect(answer.status, `${entry.name} at ${step}`).toBe(409)
-      expect(answer.body.response.code, entry.name).toBe('journeyStepMismatch')
-      expect(answer.body.response.message, entry.name).toContain(`(${step})`)
-      expect(await fingerprint(t, c.clientId), `${entry.name} at ${step} wrote something`).toEqual(before)
-    }
-    expect((await flow(t, c.token)).step).toBe(step)
+/** Every call a client sends that moves the journey, once (a call that sends several events counts once). */
+const clientCalls = new Map<string, JourneyEventType[]>()
+for (const type of journeyEventTypes) {
+  const definition: JourneyEventDefinition = journeyEventDefinitions[type]
+  if (!definition.sentBy.includes('client')) continue
+  for (const name of definition.calls) clientCalls.set(name, [...(clientCalls.get(name) ?? []), type])
+}
+
+/** An id that exists nowhere, for a call that needs one before the client has it (see `missing`). */
+const NO_ID = 999_999_999
+const NO_SESSION = '00000000-0000-4000-8000-000000000000'
+
+/** How the matrix sends each client call, keyed by call: a valid body and the walk's ids where it has them. */
+const callSenders: Record<string, (w: Walk) => Promise<Answer>> = {
+  'PUT /web/private/client': (w) =>
+    call(t, 'PUT', '/private/client', details(w.c.email), { token: w.c.token }),
+  'PUT /web/private/client/complete-back-office-client': (w) =>
+    call(t, 'PUT', '/private/client/complete-back-office-client', {}, { token: w.c.token }),
+  'PUT /web/private/client/complete-step-two': (w) =>
+    call(t, 'PUT', '/private/client/complete-step-two', employment, { token: w.c.token }),
+  'POST /web/private/client/additional/contact': (w) =>
+    call(t, 'POST', '/private/client/additional/contact', reference, { token: w.c.token }),
+  'PUT /web/private/client/complete-step-three': (w) =>
+    call(t, 'PUT', '/private/client/complete-step-three', reference, { token: w.c.token }),
+  'POST /web/private/client/geo': (w) =>
+    call(t, 'POST', '/private/client/geo', { latitude: 10.3, longitude: 123.9 }, { token: w.c.token }),
+  'PUT /web/private/client/complete-step-four': (w) =>
+    call(t, 'PUT', '/private/client/complete-step-four', address, { token: w.c.token }),
+  'POST /web/private/client/id-document/upload': (w) =>
+    upload(t, '/private/client/id-document/upload', w.c.token, {
+      type: 'back',
+      file: JPEG,
+      capturedAt: new Date().toISOString(),
+    }),
+  'DELETE /web/private/client/id-document/delete/{type}': (w) =>
+    call(t, 'DELETE', '/private/client/id-document/delete/front', undefined, { token: w.c.token }),
+  'POST /web/private/client/id-document/finish': (w) =>
+    call(t, 'POST', '/private/client/id-document/finish', identityDoc, { token: w.c.token }),
+  'POST /web/private/client/veriff/session': (w) =>
+    call(t, 'POST', '/private/client/veriff/session', {}, { token: w.c.token }),
+  'GET /web/private/client/veriff/decision/{id}': (w) =>
+    call(t, 'GET', `/private/client/veriff/decision/${w.sessionId ?? NO_SESSION}`, undefined, {
+      token: w.c.token,
+    }),
+  'POST /web/private/client/kontomatik/import': (w) =>
+    call(
+      t,
+      'POST',
+      '/private/client/kontomatik/import',
+      { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
+      { token: w.c.token },
+    ),
+  'POST /web/private/client/kontomatik/skip': (w) =>
+    call(t, 'POST', '/private/client/kontomatik/skip', {}, { token: w.c.token }),
+  'POST /web/private/client/disbursement-type': (w) =>
+    call(
+      t,
+      'POST',
+      '/private/client/disbursement-type',
+      { type: 'cash_pickup', provider: 'm_lhuillier' },
+      { token: w.c.token },
+    ),
+  'PUT /web/private/client/disbursement-type/select/{id}': (w) =>
+    call(t, 'PUT', `/private/client/disbursement-type/select/${NO_ID}`, {}, { token: w.c.token }),
+  'PUT /web/private/client/finish': (w) => call(t, 'PUT', '/private/client/finish', {}, { token: w.c.token }),
+  'POST /web/private/client/application': (w) =>
+    call(t, 'POST', '/private/client/application', applyBody(), { token: w.c.token }),
+  'PUT /web/private/client/application/{id}': (w) =>
+    call(
+      t,
+      'PUT',
+      `/private/client/application/${w.applicationId ?? NO_ID}`,
+      { term: { value: 15 } },
+      {
+        token: w.c.token,
+      },
+    ),
+  'POST /web/private/client/application/{applicationId}/promocode': (w) =>
+    call(
+      t,
+      'POST',
+      `/private/client/application/${w.applicationId ?? NO_ID}/promocode`,
+      { promoCode: 'HIRAM10' },
+      { token: w.c.token },
+    ),
+  'POST /web/private/client/application/{id}/cancel': (w) =>
+    call(
+      t,
+      'POST',
+      `/private/client/application/${w.applicationId ?? NO_ID}/cancel`,
+      {},
+      { token: w.c.token },
+    ),
+  'PUT /web/private/client/special/offer/approve': (w) =>
+    call(t, 'PUT', '/private/client/special/offer/approve', {}, { token: w.c.token }),
+  'PUT /web/private/client/yhat/offer/approve/decrease': (w) =>
+    call(t, 'PUT', '/private/client/yhat/offer/approve/decrease', {}, { token: w.c.token }),
+  'PUT /web/private/client/yhat/offer/approve/increase': (w) =>
+    call(
+      t,
+      'PUT',
+      '/private/client/yhat/offer/approve/increase',
+      { amount: { amount: 5_000_00 }, term: { value: 14 } },
+      { token: w.c.token },
+    ),
+  'POST /web/private/client/render/document': (w) =>
+    call(t, 'POST', '/private/client/render/document', {}, { token: w.c.token }),
+  'POST /web/private/client/application/agreement/{id}': (w) =>
+    call(
+      t,
+      'POST',
+      `/private/client/application/agreement/${w.applicationId ?? NO_ID}`,
+      {},
+      {
+        token: w.c.token,
+      },
+    ),
+}
+
+/**
+ * Calls whose own precondition is checked before the journey's (an object they name, or the application they act
+ * on): at a step without it they answer 404 (the id names nothing of this client: sent with NO_ID or NO_SESSION
+ * before the walk has one) or 409 with their own code, never a success, and write nothing either way (the
+ * fingerprint, history included, is unchanged). The veriff decision of a session already decided answers the
+ * stored decision again (200, a read: nothing written, no event). Every other call must answer 409
+ * `journeyStepMismatch` naming the step.
+ */
+const missing: Record<string, { notFound?: true; replay?: true; codes?: string[] }> = {
+  'GET /web/private/client/veriff/decision/{id}': { notFound: true, replay: true },
+  'PUT /web/private/client/disbursement-type/select/{id}': { notFound: true },
+  'PUT /web/private/client/application/{id}': { notFound: true },
+  'POST /web/private/client/application/{applicationId}/promocode': { notFound: true },
+  'POST /web/private/client/application/{id}/cancel': { notFound: true },
+  'POST /web/private/client/application/agreement/{id}': { notFound: true },
+  // The application is checked first: one open application at a time, none while a loan is active.
+  'POST /web/private/client/application': { codes: ['applicationExist', 'loanNotAvailable'] },
+  // An offer to answer, documents to render: only an application in that status has them.
+  'PUT /web/private/client/special/offer/approve': { codes: ['noPendingOffer'] },
+  'PUT /web/private/client/yhat/offer/approve/decrease': { codes: ['noPendingOffer'] },
+  'PUT /web/private/client/yhat/offer/approve/increase': { codes: ['noPendingOffer'] },
+  'POST /web/private/client/render/document': { codes: ['applicationStatus'] },
+}
+
+describe('every client call of the model is accepted on its step and refused with 409 on every other step', () => {
+  it('every client call the model names has a sender here, and no other', () => {
+    expect(Object.keys(callSenders).sort()).toEqual([...clientCalls.keys()].sort())
+  })
+
+  const steps = journeySteps.map((step) => ({
+    step,
+    refused: [...clientCalls].filter(([, events]) => !events.some((e) => eventsAcceptedAt(step).includes(e))),
+  }))
+
+  it.each(steps)('at $step', async ({ step, refused }) => {
+    const w = await walkTo(t, step)
+    const before = await fingerprint(t, w.c.clientId)
+    // All at once: every one of them must be refused, so their order cannot matter.
+    const answers = await Promise.all(
+      refused.map(async ([name]) => ({ name, answer: await callSenders[name]!(w) })),
+    )
+    const wrong = answers
+      .filter(({ name, answer: { status, body } }) => {
+        const allowed = missing[name]
+        if (status === 404 && allowed?.notFound) return false
+        if (status === 200 && allowed?.replay) return false
+        if (status === 409 && allowed?.codes?.includes(body.response.code as string)) return false
+        return !(
+          status === 409 &&
+          body.response.code === 'journeyStepMismatch' &&
+          String(body.response.message).includes(`(${step})`)
+        )
+      })
+      .map(({ name, answer }) => `${name}: ${answer.status} ${answer.body.response.code}`)
+    expect(wrong.join('\n'), `at ${step}`).toBe('')
+    expect(await fingerprint(t, w.c.clientId), `a refused call at ${step} wrote something`).toEqual(before)
+    expect((await flow(t, w.c.token)).step).toBe(step)
   })
 
   it('a step cannot be completed twice: the second PUT /private/client is refused', async () => {
-    const c = await verifiedClient(t)
-    await completeStep(t, c, 'new_client_created')
+    const c = await clientAt(t, 'work_info')
     const again = await call(t, 'PUT', '/private/client', details(c.email, { firstName: 'Other' }), {
       token: c.token,
     })

@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bankDataAttempt, disbursementEntry } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
 import { type Answer, call, type TestApp } from './identity-helpers'
-import {
-  clientAt,
-  completeStep,
-  details,
-  expectOk,
-  fingerprint,
-  flow,
-  seedSmallPsgc,
-} from './journey-helpers'
+import { clientAt, expectOk, fingerprint, flow, seedSmallPsgc } from './journey-helpers'
 
 let t: TestApp
 
@@ -190,10 +182,7 @@ describe('payout (disbursement types)', () => {
 
 describe('identity verification (sandbox: the outcome follows the last name)', () => {
   const verifyAs = async (lastName: string) => {
-    const c = await clientAt(t, 'new_client_created')
-    await expectOk(call(t, 'PUT', '/private/client', details(c.email, { lastName }), { token: c.token }))
-    for (const step of ['work_info', 'relative_info', 'address', 'document_upload'] as const)
-      await completeStep(t, c, step)
+    const c = await clientAt(t, 'veriff', { lastName })
     const session = await call<{ id: string; status: string; url: string }>(
       t,
       'POST',

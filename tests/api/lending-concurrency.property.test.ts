@@ -15,7 +15,7 @@ import {
   loan,
 } from '../../server/db/schema-lending'
 import { ApiError } from '../../server/http/errors'
-import { journeyTransaction } from '../../server/services/journey/journey'
+import { type Actor, journeyTransaction } from '../../server/services/journey/journey'
 import { renderApplicationDocuments } from '../../server/services/lending/documents'
 import { runDueJobs } from '../../server/services/lending/jobs'
 import { signInTransaction } from '../../server/services/lending/payout'
@@ -61,13 +61,23 @@ describe('lending under concurrency', () => {
 
   const db = () => t.database.db
 
+  /** The client as the actor of the calls this test makes without HTTP. */
+  const asClient = (c: SignedUp, what: 'render' | 'sign'): Actor => ({
+    kind: 'client',
+    id: c.clientId,
+    call:
+      what === 'render'
+        ? 'POST /web/private/client/render/document'
+        : 'POST /web/private/client/application/agreement/{id}',
+  })
+
   /** Signing as the API does after the code check (the code itself is single-use and tested elsewhere). */
   async function signDirect(c: SignedUp) {
     const row = await actual(t, c)
     if (!row) return 'none'
     try {
-      await renderApplicationDocuments(t.deps, c.clientId, new Date(), 'bank transfer')
-      await journeyTransaction(t.deps, c.clientId, { type: 'SIGN' }, new Date(), (tx) =>
+      await renderApplicationDocuments(t.deps, c.clientId, new Date(), 'bank transfer', asClient(c, 'render'))
+      await journeyTransaction(t.deps, c.clientId, { type: 'SIGN' }, asClient(c, 'sign'), new Date(), (tx) =>
         signInTransaction(tx, c.clientId, row.id, new Date()),
       )
       return 'signed'
@@ -180,10 +190,10 @@ describe('lending under concurrency', () => {
     await runDueJobs(t.deps)
     const row = await actual(t, c)
     expect(row.status).toBe(2)
-    await renderApplicationDocuments(t.deps, c.clientId, new Date(), 'bank transfer')
+    await renderApplicationDocuments(t.deps, c.clientId, new Date(), 'bank transfer', asClient(c, 'render'))
     const attempts = await Promise.allSettled(
       Array.from({ length: 50 }, () =>
-        journeyTransaction(t.deps, c.clientId, { type: 'SIGN' }, new Date(), (tx) =>
+        journeyTransaction(t.deps, c.clientId, { type: 'SIGN' }, asClient(c, 'sign'), new Date(), (tx) =>
           signInTransaction(tx, c.clientId, row.id, new Date()),
         ).then(() => runDueJobs(t.deps)),
       ),

@@ -5,27 +5,10 @@
  */
 import { inflateSync } from 'node:zlib'
 import { PDFArray, PDFDocument, PDFName, type PDFRawStream, type PDFStream } from 'pdf-lib'
-import {
-  DEFAULT_ADMIN_EMAIL,
-  DEFAULT_ADMIN_PASSWORD,
-  seedFirstUser,
-} from '../../server/services/identity/users'
-import { drainJobs } from '../../server/services/lending/jobs'
-import {
-  type Answer,
-  call,
-  lastCode,
-  type SignedUp,
-  type TestApp,
-  tokenOf,
-  verifiedClient,
-} from './identity-helpers'
-import { completeStep, details, expectOk } from './journey-helpers'
+import { type Answer, call, lastCode, type SignedUp, type TestApp } from './identity-helpers'
+import { aMinuteLater, applyBody, clientAt, expectOk, type PayoutChoice } from './journey-helpers'
 
-export type PayoutChoice =
-  | { type: 'bank_transfer'; accountNumber?: string }
-  | { type: 'cash_pickup' }
-  | { type: 'ewallet' }
+export { adminToken, aMinuteLater, applyBody, type PayoutChoice, runJobs } from './journey-helpers'
 
 /** A client at no_loan_page (registration complete), named `firstName`, paid out through `payout`. */
 export async function readyClient(
@@ -33,30 +16,7 @@ export async function readyClient(
   firstName = 'Juan',
   payout: PayoutChoice = { type: 'bank_transfer' },
 ): Promise<SignedUp> {
-  const c = await verifiedClient(t)
-  const opts = { token: c.token }
-  await expectOk(call(t, 'PUT', '/private/client', details(c.email, { firstName }), opts))
-  for (const step of [
-    'work_info',
-    'relative_info',
-    'address',
-    'document_upload',
-    'veriff',
-    'kontomatik',
-  ] as const)
-    await completeStep(t, c, step)
-  const body =
-    payout.type === 'cash_pickup'
-      ? { type: 'cash_pickup', provider: 'cebuana' }
-      : {
-          type: 'bank_transfer',
-          bankId: 1,
-          accountNumber:
-            payout.type === 'bank_transfer' ? (payout.accountNumber ?? '001234567890') : '001234567890',
-        }
-  await expectOk(call(t, 'POST', '/private/client/disbursement-type', body, opts), 201)
-  await expectOk(call(t, 'PUT', '/private/client/finish', {}, opts))
-  return c
+  return clientAt(t, 'no_loan_page', { firstName, payout })
 }
 
 export type AppView = {
@@ -72,15 +32,6 @@ export type AppView = {
   promoCode: string | null
 }
 
-export const applyBody = (amount = 5_000_00, term = 14, extra: Record<string, unknown> = {}) => ({
-  loanAmount: { amount, currency: 'PHP' },
-  term: { value: term, unit: 'day' },
-  paymentMethod: 'bank_transfer',
-  consents: { acceptBorrowersAdvantagePackageFee: true },
-  iovation: { ioBB: 'sandbox-blackbox' },
-  ...extra,
-})
-
 export const apply = (
   t: TestApp,
   c: SignedUp,
@@ -92,29 +43,12 @@ export const actual = async (t: TestApp, c: SignedUp) =>
   (await call<AppView>(t, 'GET', '/private/client/application/actual', undefined, { token: c.token })).body
     .data
 
-/** Runs the due jobs as the worker would, two minutes on (signatures are taken a minute ahead, see aMinuteLater). */
-export const runJobs = (t: TestApp) =>
-  drainJobs({ ...t.deps, now: () => new Date(t.deps.now().getTime() + 120_000) })
-
 export async function flowOf(t: TestApp, c: SignedUp) {
   return (
     await call<{ step: string; status: string }>(t, 'GET', '/private/client/flow', undefined, {
       token: c.token,
     })
   ).body.data
-}
-
-/**
- * Runs `fn` with the server's clock a minute ahead: a phone gets one code a minute (codeMinuteLimit), and the
- * signing code follows the phone-verification code of sign-up within seconds in a test, never in real life.
- */
-export async function aMinuteLater<T>(t: TestApp, fn: () => Promise<T>): Promise<T> {
-  t.setClock(() => new Date(Date.now() + 61_000))
-  try {
-    return await fn()
-  } finally {
-    t.setClock(() => new Date())
-  }
 }
 
 /** Asks for the signing code (documents rendered) and returns it from the SMS outbox. */
@@ -138,20 +72,6 @@ export async function sign(t: TestApp, c: SignedUp, applicationId: number): Prom
       { token: c.token },
     )
   })
-}
-
-export async function adminToken(t: TestApp, deviceId = 'lending-admin-device') {
-  await seedFirstUser(t.database.db, { email: DEFAULT_ADMIN_EMAIL, password: DEFAULT_ADMIN_PASSWORD })
-  const pending = tokenOf(
-    await call(t, 'POST', '/public/user/login', {
-      email: DEFAULT_ADMIN_EMAIL,
-      password: DEFAULT_ADMIN_PASSWORD,
-      captchaToken: 'ok',
-      deviceId,
-    }),
-  )
-  const code = await lastCode(t, DEFAULT_ADMIN_EMAIL, 'login_mfa')
-  return tokenOf(await call(t, 'POST', '/public/user/login/mfa', { code }, { token: pending }))
 }
 
 const hexText = (hex: string) => Buffer.from(hex.replace(/\s+/g, ''), 'hex').toString('latin1')

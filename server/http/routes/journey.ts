@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono'
 import * as v from 'valibot'
-import { journeySteps } from '../../../domain/journey/client-journey.machine'
+import { journeyStatuses, journeySteps } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
   birthDateSchema,
@@ -16,7 +16,7 @@ import {
   referenceSchema,
 } from '../../../domain/journey/fields'
 import { type ClientRow, clientView, emailTaken, findClient, isTaken } from '../../services/identity/clients'
-import { journeyTransaction, readFlow, uniqueViolationOn } from '../../services/journey/journey'
+import { type Actor, journeyTransaction, readFlow, uniqueViolationOn } from '../../services/journey/journey'
 import {
   addContact,
   addressViolations,
@@ -37,15 +37,27 @@ export const deps = (c: Context<AppEnv>) => c.get('deps')
 export const db = (c: Context<AppEnv>) => c.get('deps').database.db
 export const clientIdOf = (c: Context<AppEnv>) => c.get('principal').id
 
+/**
+ * Who is calling and through which call, for the journey's history: the logged-in client or back-office user,
+ * and the matched route's pattern in the spec's notation ('PUT /web/private/client/application/{id}', the form
+ * `journeyEventDefinitions` names calls in), never the concrete path (it can hold personal data).
+ */
+export function callerOf(c: Context<AppEnv>): Actor {
+  const { type, id } = c.get('principal')
+  const pattern = (c.get('route') ?? c.req.routePath).replace(/:(\w+)/g, '{$1}')
+  return { kind: type === 'user' ? 'back-office' : 'client', id, call: `${c.req.method} /web${pattern}` }
+}
+
 export async function currentClient(c: Context<AppEnv>): Promise<ClientRow> {
   const row = await findClient(db(c), clientIdOf(c))
   if (!row) throw new ApiError(401, 'unauthorized', 'The session has ended.')
   return row
 }
 
+/** Derived from the journey model: the steps this server enters (states of the machine) and the statuses. */
 export const flowSchema = v.object({
   step: v.picklist(journeySteps),
-  status: v.picklist(['active', 'completed']),
+  status: v.picklist(journeyStatuses),
 })
 const stepAnswer = v.object({ flow: flowSchema })
 
@@ -93,8 +105,13 @@ export const journeyRoutes: AnyRoute[] = [
       if (body.email !== row.email && (await isTaken(db(c), 'email', body.email))) throw emailTaken()
       let change: Awaited<ReturnType<typeof journeyTransaction<void>>>
       try {
-        change = await journeyTransaction(deps(c), row.id, { type: 'SUBMIT_DETAILS' }, now, (tx) =>
-          writeDetails(tx, row.id, body, row.email, now),
+        change = await journeyTransaction(
+          deps(c),
+          row.id,
+          { type: 'SUBMIT_DETAILS' },
+          callerOf(c),
+          now,
+          (tx) => writeDetails(tx, row.id, body, row.email, now),
         )
       } catch (error) {
         // Someone took the e-mail between the check and the write.
@@ -120,6 +137,7 @@ export const journeyRoutes: AnyRoute[] = [
         deps(c),
         id,
         { type: 'CONFIRM_BACK_OFFICE_DETAILS' },
+        callerOf(c),
         now,
         (tx) => confirmBackOfficeDetails(tx, id, now),
       )
@@ -138,8 +156,13 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(deps(c), id, { type: 'SUBMIT_EMPLOYMENT' }, now, (tx) =>
-        writeEmployment(tx, id, body, now),
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'SUBMIT_EMPLOYMENT' },
+        callerOf(c),
+        now,
+        (tx) => writeEmployment(tx, id, body, now),
       )
       return ok(c, { flow: change.flow })
     },
@@ -156,8 +179,13 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const row = await currentClient(c)
       assertNotOwnPhone(body, row.phone)
-      const change = await journeyTransaction(deps(c), row.id, { type: 'ADD_CONTACT' }, now, (tx) =>
-        addContact(tx, row.id, 'additional', body, now),
+      const change = await journeyTransaction(
+        deps(c),
+        row.id,
+        { type: 'ADD_CONTACT' },
+        callerOf(c),
+        now,
+        (tx) => addContact(tx, row.id, 'additional', body, now),
       )
       const { id, kind, fullName, relation, phone } = change.result
       return ok(c, { contact: { id, kind, fullName, relation, phone }, flow: change.flow }, 201)
@@ -176,8 +204,13 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const row = await currentClient(c)
       assertNotOwnPhone(body, row.phone)
-      const change = await journeyTransaction(deps(c), row.id, { type: 'SUBMIT_REFERENCE' }, now, (tx) =>
-        addContact(tx, row.id, 'reference', body, now),
+      const change = await journeyTransaction(
+        deps(c),
+        row.id,
+        { type: 'SUBMIT_REFERENCE' },
+        callerOf(c),
+        now,
+        (tx) => addContact(tx, row.id, 'reference', body, now),
       )
       return ok(c, { flow: change.flow })
     },
@@ -195,7 +228,7 @@ export const journeyRoutes: AnyRoute[] = [
     handler: async (c, { body }) => {
       const now = deps(c).now()
       const id = clientIdOf(c)
-      const change = await journeyTransaction(deps(c), id, { type: 'RECORD_GEO' }, now, (tx) =>
+      const change = await journeyTransaction(deps(c), id, { type: 'RECORD_GEO' }, callerOf(c), now, (tx) =>
         recordGeo(tx, id, body, now),
       )
       return ok(c, { flow: change.flow }, 201)
@@ -215,8 +248,13 @@ export const journeyRoutes: AnyRoute[] = [
       const id = clientIdOf(c)
       const violations = await addressViolations(db(c), body)
       if (violations.length) throw validationFailed(violations)
-      const change = await journeyTransaction(deps(c), id, { type: 'SUBMIT_ADDRESS' }, now, (tx) =>
-        writeAddress(tx, id, body, now),
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'SUBMIT_ADDRESS' },
+        callerOf(c),
+        now,
+        (tx) => writeAddress(tx, id, body, now),
       )
       return ok(c, { flow: change.flow })
     },

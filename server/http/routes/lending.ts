@@ -41,7 +41,7 @@ import { ApiError, notFound, validationFailed } from '../errors'
 import { okSlice, pagingSchema } from '../paging'
 import { type AnyRoute, defineRoute } from '../route'
 import { deliverCode } from './identity'
-import { clientIdOf, currentClient, db, deps } from './journey'
+import { callerOf, clientIdOf, currentClient, db, deps } from './journey'
 
 const positiveId = idString()
 const idParams = v.object({ id: positiveId })
@@ -162,6 +162,7 @@ function lowerOfferAnswer(path: string, kind: 'special' | 'decrease', summary: s
         kind,
         { amount: body.amount?.amount, term: body.term?.value },
         deps(c).now(),
+        callerOf(c),
       )
       return ok(c, await viewOf(db(c), row))
     },
@@ -200,6 +201,7 @@ export const lendingRoutes: AnyRoute[] = [
         },
         key,
         deps(c).now(),
+        callerOf(c),
       )
       if (!created) setHeader(c, 'idempotent-replayed', 'true')
       return ok(c, await viewOf(db(c), row), 201)
@@ -263,6 +265,7 @@ export const lendingRoutes: AnyRoute[] = [
           withPackageFee: body.consents?.acceptBorrowersAdvantagePackageFee,
         },
         deps(c).now(),
+        callerOf(c),
       )
       return ok(c, await viewOf(db(c), row))
     },
@@ -276,7 +279,7 @@ export const lendingRoutes: AnyRoute[] = [
     access: 'client',
     params: idParams,
     handler: async (c, { params }) => {
-      const row = await cancelApplication(deps(c), clientIdOf(c), params.id, deps(c).now())
+      const row = await cancelApplication(deps(c), clientIdOf(c), params.id, deps(c).now(), callerOf(c))
       return ok(c, await viewOf(db(c), row))
     },
   }),
@@ -312,6 +315,7 @@ export const lendingRoutes: AnyRoute[] = [
         params.applicationId,
         body.promoCode,
         deps(c).now(),
+        callerOf(c),
       )
       return ok(c, {
         application: await viewOf(db(c), result.application),
@@ -347,6 +351,7 @@ export const lendingRoutes: AnyRoute[] = [
         'increase',
         { amount: body.amount.amount, term: body.term.value },
         deps(c).now(),
+        callerOf(c),
       )
       return ok(c, await viewOf(db(c), row))
     },
@@ -365,6 +370,7 @@ export const lendingRoutes: AnyRoute[] = [
         clientIdOf(c),
         deps(c).now(),
         await payoutLabel(c),
+        callerOf(c),
       )
       const docs = await documentsOf(db(c), clientIdOf(c), [result.application.id])
       return ok(c, { documents: docs.map(documentView), offer: result.offer }, 201)
@@ -443,14 +449,21 @@ export const lendingRoutes: AnyRoute[] = [
       const row = await ownApplication(db(c), me.id, params.id)
       if (body.code === undefined) {
         // The step must accept the signature preparation, and the documents must exist, before a code is sent.
-        await journeyTransaction(deps(c), me.id, { type: 'PREPARE_SIGNATURE' }, now(), async (tx) => {
-          const [doc] = await tx
-            .select({ version: loanDocument.applicationVersion })
-            .from(loanDocument)
-            .where(eq(loanDocument.applicationId, row.id))
-          if (row.status !== 2 || !doc || doc.version !== row.version)
-            throw new ApiError(409, 'documentsOutdated', 'Render the documents before asking for the code.')
-        })
+        await journeyTransaction(
+          deps(c),
+          me.id,
+          { type: 'PREPARE_SIGNATURE' },
+          callerOf(c),
+          now(),
+          async (tx) => {
+            const [doc] = await tx
+              .select({ version: loanDocument.applicationVersion })
+              .from(loanDocument)
+              .where(eq(loanDocument.applicationId, row.id))
+            if (row.status !== 2 || !doc || doc.version !== row.version)
+              throw new ApiError(409, 'documentsOutdated', 'Render the documents before asking for the code.')
+          },
+        )
         // The owner's trusted device has its own code budget, and a limit answers 429 with Retry-After, which
         // the sign screen counts down (deliverCode, docs/decisions/0006).
         const sent = await deliverCode(c, {
@@ -476,7 +489,7 @@ export const lendingRoutes: AnyRoute[] = [
           clientAccount(me.id),
         ),
       )
-      const change = await journeyTransaction(deps(c), me.id, { type: 'SIGN' }, now(), (tx) =>
+      const change = await journeyTransaction(deps(c), me.id, { type: 'SIGN' }, callerOf(c), now(), (tx) =>
         signInTransaction(tx, me.id, row.id, now()),
       )
       return ok(c, { application: await viewOf(db(c), change.result), flow: change.flow })
@@ -504,7 +517,14 @@ export const lendingRoutes: AnyRoute[] = [
     params: idParams,
     body: backOfficeDecisionSchema,
     handler: async (c, { params, body }) => {
-      const row = await backOfficeDecision(deps(c), params.id, c.get('principal').id, body, deps(c).now())
+      const row = await backOfficeDecision(
+        deps(c),
+        params.id,
+        c.get('principal').id,
+        body,
+        deps(c).now(),
+        callerOf(c),
+      )
       return ok(c, await viewOf(db(c), row))
     },
   }),

@@ -32,7 +32,7 @@ import { ApiError, notFound, validationFailed } from '../errors'
 import { okSlice, pagingSchema } from '../paging'
 import { type AnyRoute, defineRoute } from '../route'
 import { deliverCode } from './identity'
-import { clientIdOf, db, deps } from './journey'
+import { callerOf, clientIdOf, db, deps } from './journey'
 
 const entryId = v.object({
   id: idString(),
@@ -116,10 +116,17 @@ export const payoutRoutes: AnyRoute[] = [
       const { confirmed, client } = await confirmChange(c, body.code)
       let change: Awaited<ReturnType<typeof journeyTransaction<number>>>
       try {
-        change = await journeyTransaction(deps(c), id, { type: 'SAVE_PAYOUT' }, now, async (tx, from) => {
-          await guardInTransaction(confirmed, payoutChangeNeedsCode(tx, id, from))
-          return addDisbursement(tx, id, body, now)
-        })
+        change = await journeyTransaction(
+          deps(c),
+          id,
+          { type: 'SAVE_PAYOUT' },
+          callerOf(c),
+          now,
+          async (tx, from) => {
+            await guardInTransaction(confirmed, payoutChangeNeedsCode(tx, id, from))
+            return addDisbursement(tx, id, body, now)
+          },
+        )
       } catch (error) {
         throw payoutUniqueError(error) ?? error
       }
@@ -182,6 +189,7 @@ export const payoutRoutes: AnyRoute[] = [
         deps(c),
         id,
         { type: 'SAVE_PAYOUT' },
+        callerOf(c),
         deps(c).now(),
         async (tx, from) => {
           await guardInTransaction(confirmed, payoutChangeNeedsCode(tx, id, from))
@@ -219,13 +227,23 @@ export const payoutRoutes: AnyRoute[] = [
       // Issue 6: a payout that failed comes back to this step; finishing it again retries the payout.
       if (await failedDisbursement(db(c), id)) {
         const now = deps(c).now()
-        const retry = await journeyTransaction(deps(c), id, { type: 'RETRY_PAYOUT' }, now, (tx) =>
-          retryPayoutInTransaction(tx, id, now),
+        const retry = await journeyTransaction(
+          deps(c),
+          id,
+          { type: 'RETRY_PAYOUT' },
+          callerOf(c),
+          now,
+          (tx) => retryPayoutInTransaction(tx, id, now),
         )
         return ok(c, { flow: retry.flow })
       }
-      const change = await journeyTransaction(deps(c), id, { type: 'FINISH' }, deps(c).now(), (tx) =>
-        assertPayoutSelected(tx, id),
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'FINISH' },
+        callerOf(c),
+        deps(c).now(),
+        (tx) => assertPayoutSelected(tx, id),
       )
       return ok(c, { flow: change.flow })
     },

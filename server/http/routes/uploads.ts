@@ -37,7 +37,7 @@ import type { AppEnv } from '../context'
 import { binary, ok } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
-import { clientIdOf, db, deps } from './journey'
+import { callerOf, clientIdOf, db, deps } from './journey'
 
 const sideParams = v.object({ type: v.picklist(idDocumentSides, k.wrongFormat) })
 
@@ -150,25 +150,32 @@ export const uploadRoutes: AnyRoute[] = [
       const storageName = await storeBytes(uploadsDir, checked.bytes)
       let change: Awaited<ReturnType<typeof journeyTransaction<{ previous: string | null; attempt: number }>>>
       try {
-        change = await journeyTransaction(deps(c), id, { type: 'CHANGE_ID_PHOTO' }, at, async (tx) => {
-          // Counted under the journey lock, so two parallel uploads cannot both take the last attempt.
-          const used = await idPhotoUploads(tx, id)
-          if (config.maxAttempts > 0 && used >= config.maxAttempts)
-            throw new ApiError(422, 'uploadMetric', 'No upload attempts are left.', [
-              { propertyPath: 'file', message: 'uploadMetric' },
-            ])
-          const previous = await retireIdPhoto(tx, id, side.output.type, at)
-          await recordFile(tx, {
-            clientId: id,
-            category: 'id_document',
-            kind: side.output.type,
-            checked,
-            storageName,
-            capturedAt,
-            now: at,
-          })
-          return { previous, attempt: used + 1 }
-        })
+        change = await journeyTransaction(
+          deps(c),
+          id,
+          { type: 'CHANGE_ID_PHOTO' },
+          callerOf(c),
+          at,
+          async (tx) => {
+            // Counted under the journey lock, so two parallel uploads cannot both take the last attempt.
+            const used = await idPhotoUploads(tx, id)
+            if (config.maxAttempts > 0 && used >= config.maxAttempts)
+              throw new ApiError(422, 'uploadMetric', 'No upload attempts are left.', [
+                { propertyPath: 'file', message: 'uploadMetric' },
+              ])
+            const previous = await retireIdPhoto(tx, id, side.output.type, at)
+            await recordFile(tx, {
+              clientId: id,
+              category: 'id_document',
+              kind: side.output.type,
+              checked,
+              storageName,
+              capturedAt,
+              now: at,
+            })
+            return { previous, attempt: used + 1 }
+          },
+        )
       } catch (error) {
         await removeStored(uploadsDir, storageName)
         throw error
@@ -217,11 +224,18 @@ export const uploadRoutes: AnyRoute[] = [
     handler: async (c, { params }) => {
       const id = clientIdOf(c)
       const at = deps(c).now()
-      const change = await journeyTransaction(deps(c), id, { type: 'CHANGE_ID_PHOTO' }, at, async (tx) => {
-        const name = await retireIdPhoto(tx, id, params.type, at)
-        if (!name) throw notFound('Document')
-        return name
-      })
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'CHANGE_ID_PHOTO' },
+        callerOf(c),
+        at,
+        async (tx) => {
+          const name = await retireIdPhoto(tx, id, params.type, at)
+          if (!name) throw notFound('Document')
+          return name
+        },
+      )
       await removeStored(deps(c).uploadsDir, change.result)
       return ok(c, { deleted: true, flow: change.flow })
     },
@@ -240,22 +254,29 @@ export const uploadRoutes: AnyRoute[] = [
       // The expiry window is counted on the server's clock.
       const dated = v.safeParse(makeIdentityDocumentSchema({ now: deps(c).now }), body)
       if (!dated.success) throw validationFailed(toViolations(dated.issues))
-      const change = await journeyTransaction(deps(c), id, { type: 'FINISH_ID_DOCUMENT' }, at, async (tx) => {
-        if (!(await liveIdPhoto(tx, id, 'front')))
-          throw new ApiError(422, 'idPhotoMissing', 'Upload a photo of the front of the document first.', [
-            { propertyPath: 'front', message: k.required },
-          ])
-        const values = {
-          documentType: body.documentType,
-          documentNumber: body.documentNumber,
-          expiryDate: body.expiryDate ?? null,
-          finishedAt: at,
-        }
-        await tx
-          .insert(identityDocument)
-          .values({ clientId: id, ...values })
-          .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
-      })
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'FINISH_ID_DOCUMENT' },
+        callerOf(c),
+        at,
+        async (tx) => {
+          if (!(await liveIdPhoto(tx, id, 'front')))
+            throw new ApiError(422, 'idPhotoMissing', 'Upload a photo of the front of the document first.', [
+              { propertyPath: 'front', message: k.required },
+            ])
+          const values = {
+            documentType: body.documentType,
+            documentNumber: body.documentNumber,
+            expiryDate: body.expiryDate ?? null,
+            finishedAt: at,
+          }
+          await tx
+            .insert(identityDocument)
+            .values({ clientId: id, ...values })
+            .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
+        },
+      )
       return ok(c, { flow: change.flow })
     },
   }),

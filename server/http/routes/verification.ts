@@ -13,7 +13,7 @@ import { findProfile } from '../../services/journey/registration'
 import { ok } from '../envelope'
 import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
-import { clientIdOf, db, deps } from './journey'
+import { callerOf, clientIdOf, db, deps } from './journey'
 
 /** Failed bank logins after which linking is refused: the client skips it or uploads a bank statement. */
 export const MAX_FAILED_BANK_LOGINS = 5
@@ -103,20 +103,27 @@ export const verificationRoutes: AnyRoute[] = [
       const person = await verificationPerson(db(c), id)
       const created = await identityVerification.createSession(person)
       const at = now()
-      const change = await journeyTransaction(deps(c), id, { type: 'START_VERIFICATION' }, at, async (tx) => {
-        const [row] = await tx
-          .insert(verificationSession)
-          .values({
-            clientId: id,
-            provider: identityVerification.name,
-            providerRef: created.ref,
-            url: created.url,
-            status: 'created',
-            createdAt: at,
-          })
-          .returning()
-        return row!
-      })
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'START_VERIFICATION' },
+        callerOf(c),
+        at,
+        async (tx) => {
+          const [row] = await tx
+            .insert(verificationSession)
+            .values({
+              clientId: id,
+              provider: identityVerification.name,
+              providerRef: created.ref,
+              url: created.url,
+              status: 'created',
+              createdAt: at,
+            })
+            .returning()
+          return row!
+        },
+      )
       return ok(c, sessionView(change.result), 201)
     },
   }),
@@ -166,6 +173,7 @@ export const verificationRoutes: AnyRoute[] = [
           deps(c),
           id,
           { type: decisionEvents[decision.status]! },
+          callerOf(c),
           at,
           (tx) =>
             tx
@@ -230,7 +238,7 @@ export const verificationRoutes: AnyRoute[] = [
       const result = await bankData.importData(body)
       const at = now()
       const event: JourneyEvent = result.ok ? { type: 'BANK_DATA_IMPORTED' } : { type: 'BANK_LOGIN_FAILED' }
-      const change = await journeyTransaction(deps(c), id, event, at, async (tx) => {
+      const change = await journeyTransaction(deps(c), id, event, callerOf(c), at, async (tx) => {
         // Counted again under the journey lock: parallel wrong logins cannot pass the limit together.
         if (!result.ok && (await failedLogins(tx, id)) >= MAX_FAILED_BANK_LOGINS)
           throw new ApiError(429, 'tooManyAttempts', 'Too many failed bank logins: skip this step instead.')
@@ -268,9 +276,18 @@ export const verificationRoutes: AnyRoute[] = [
     handler: async (c) => {
       const id = clientIdOf(c)
       const at = deps(c).now()
-      const change = await journeyTransaction(deps(c), id, { type: 'SKIP_BANK_DATA' }, at, async (tx) => {
-        await tx.insert(bankDataAttempt).values({ clientId: id, bank: '', outcome: 'skipped', createdAt: at })
-      })
+      const change = await journeyTransaction(
+        deps(c),
+        id,
+        { type: 'SKIP_BANK_DATA' },
+        callerOf(c),
+        at,
+        async (tx) => {
+          await tx
+            .insert(bankDataAttempt)
+            .values({ clientId: id, bank: '', outcome: 'skipped', createdAt: at })
+        },
+      )
       return ok(c, { flow: change.flow })
     },
   }),

@@ -26,7 +26,7 @@ import type { Db, Tx } from '../../db/client'
 import { bankDataAttempt, identityDocument, verificationSession } from '../../db/schema-journey'
 import type { AppDeps } from '../../http/context'
 import { ApiError } from '../../http/errors'
-import { journeyTransaction, readJourney } from '../journey/journey'
+import { jobActor, journeyTransaction, readJourney } from '../journey/journey'
 import { addDisbursement, assertPayoutSelected } from '../journey/payout'
 import {
   addContact,
@@ -136,8 +136,11 @@ function demoSteps(
   }
 }
 
+/** The demo client's registration is walked by the seed (at start-up), not by a call: a job in the history. */
+const demoSeed = jobActor('demo-seed')
+
 async function approveVerification(deps: SeedDeps, clientId: number, now: Date) {
-  await journeyTransaction(deps, clientId, { type: 'VERIFICATION_APPROVED' }, now, (tx) =>
+  await journeyTransaction(deps, clientId, { type: 'VERIFICATION_APPROVED' }, demoSeed, now, (tx) =>
     tx
       .update(verificationSession)
       .set({ status: 'approved', decidedAt: now })
@@ -177,7 +180,7 @@ async function completeDemoRegistration(deps: SeedDeps, clientId: number, email:
         ),
       )
       if (selected) {
-        await journeyTransaction(deps, clientId, { type: 'FINISH' }, now, (tx) =>
+        await journeyTransaction(deps, clientId, { type: 'FINISH' }, demoSeed, now, (tx) =>
           assertPayoutSelected(tx, clientId),
         )
         continue
@@ -185,7 +188,7 @@ async function completeDemoRegistration(deps: SeedDeps, clientId: number, email:
     }
     const next = steps[step]
     if (!next) return step
-    await journeyTransaction(deps, clientId, next.event, now, next.write)
+    await journeyTransaction(deps, clientId, next.event, demoSeed, now, next.write)
   }
   throw new Error('the demo registration did not reach no_loan_page')
 }

@@ -1,7 +1,8 @@
 /**
  * The journey statechart, persisted per client. Every call that changes a client's registration runs through
  * `journeyTransaction`: one transaction that locks the client's journey row, asks the machine whether the event
- * fits the current step, writes the step's data and the next snapshot, or writes nothing at all.
+ * fits the current step, writes the step's data, the next snapshot (`{ version, value }`) and the transition's
+ * history row (who, which call, when), or writes nothing at all.
  *
  * Validation (400) happens before, and provider calls happen outside: PGlite has a single connection, so the
  * transaction holds nothing but database work.
@@ -9,15 +10,18 @@
 import { eq } from 'drizzle-orm'
 import {
   advanceJourney,
+  clientJourneyMachine,
   flowOf,
   initialJourney,
+  JOURNEY_MODEL_VERSION,
   type JourneyEvent,
   type JourneyStep,
+  journeyEventDefinitions,
   migratePersistedJourney,
   type PersistedJourney,
 } from '../../../domain/journey/client-journey.machine'
 import type { DbOrTx, Tx } from '../../db/client'
-import { clientJourney } from '../../db/schema-journey'
+import { clientJourney, stateTransition } from '../../db/schema-journey'
 import type { AppDeps } from '../../http/context'
 import { ApiError } from '../../http/errors'
 
@@ -41,42 +45,6 @@ export async function readFlow(db: DbOrTx, clientId: number) {
   return flowOf(await readJourney(db, clientId))
 }
 
-const eventCalls: Record<JourneyEvent['type'], string> = {
-  SUBMIT_DETAILS: 'Personal details',
-  CONFIRM_BACK_OFFICE_DETAILS: 'Confirming the details entered for you',
-  SUBMIT_EMPLOYMENT: 'Employment details',
-  ADD_CONTACT: 'An additional contact',
-  SUBMIT_REFERENCE: 'The reference person',
-  RECORD_GEO: 'The device location',
-  SUBMIT_ADDRESS: 'The address',
-  CHANGE_ID_PHOTO: 'An identity document photo',
-  FINISH_ID_DOCUMENT: 'The identity document',
-  START_VERIFICATION: 'Identity verification',
-  VERIFICATION_APPROVED: 'An identity verification decision',
-  VERIFICATION_RESUBMISSION: 'An identity verification decision',
-  VERIFICATION_DECLINED: 'An identity verification decision',
-  BANK_LOGIN_FAILED: 'Bank linking',
-  BANK_DATA_IMPORTED: 'Bank linking',
-  SKIP_BANK_DATA: 'Skipping bank linking',
-  SAVE_PAYOUT: 'A payout method',
-  FINISH: 'Finishing registration',
-  APPLY: 'A new application',
-  CHANGE_APPLICATION: 'A change to the application',
-  CANCEL_APPLICATION: 'Cancelling the application',
-  DECISION_APPROVED: 'A decision on the application',
-  DECISION_REJECTED: 'A decision on the application',
-  DECISION_MANUAL: 'A decision on the application',
-  DECISION_DECREASE: 'A decision on the application',
-  DECISION_INCREASE: 'A decision on the application',
-  OFFER_ANSWERED: 'An answer to the offer',
-  PREPARE_SIGNATURE: 'The loan documents',
-  SIGN: 'Signing the agreement',
-  PAYOUT_SUCCEEDED: 'A payout result',
-  PAYOUT_CASH_PICKUP_READY: 'A payout result',
-  PAYOUT_FAILED: 'A payout result',
-  RETRY_PAYOUT: 'Retrying the payout',
-}
-
 /** 409: the call does not fit the client's current step. The answer names the step so the app can re-route. */
 export class JourneyStepMismatch extends ApiError {
   constructor(
@@ -86,7 +54,7 @@ export class JourneyStepMismatch extends ApiError {
     super(
       409,
       'journeyStepMismatch',
-      `${eventCalls[event]} cannot be accepted at the current step (${step}).`,
+      `${journeyEventDefinitions[event].label} cannot be accepted at the current step (${step}).`,
     )
   }
 }
@@ -104,6 +72,23 @@ export interface JourneyChange<T> {
 }
 
 /**
+ * Who sent an event, and through which call: recorded with every transition (`state_transition`).
+ * - a client or a back-office user through an API call: the call is the method and the route pattern in the
+ *   spec's notation, as `journeyEventDefinitions` names it ('PUT /web/private/client/application/{id}');
+ * - a job of the server (decision, payout, the demo seed): its name and id, no call.
+ */
+export type Actor =
+  | { kind: 'client' | 'back-office'; id: number; call: string }
+  | { kind: 'job'; id: string; call: null }
+
+/** A job as an actor: `job('decision', 12)` is the lending job 12 deciding; the id is what an operator greps. */
+export const jobActor = (name: string, id?: number | string | null): Actor => ({
+  kind: 'job',
+  id: id === undefined || id === null ? name : `${name}:${id}`,
+  call: null,
+})
+
+/**
  * Runs `write` as the effect of `event`, atomically with the journey's move. The journey row is created on first
  * use and locked with SELECT ... FOR UPDATE, so concurrent calls for one client are serialised: the second one
  * sees the first one's step and is refused if it no longer fits. Anything `write` throws rolls everything back.
@@ -112,6 +97,7 @@ export async function journeyTransaction<T>(
   deps: Pick<AppDeps, 'database' | 'logger'>,
   clientId: number,
   event: JourneyEvent,
+  by: Actor,
   now: Date,
   write: (tx: Tx, from: JourneyStep) => Promise<T>,
 ): Promise<JourneyChange<T>> {
@@ -134,11 +120,33 @@ export async function journeyTransaction<T>(
       .update(clientJourney)
       .set({ snapshot: next, step: next.value, version: row.version + 1, updatedAt: now })
       .where(eq(clientJourney.clientId, clientId))
+    // The history row: here, so that no call site can move the journey without it, and in this transaction, so
+    // that a rolled-back move leaves no row.
+    await tx.insert(stateTransition).values({
+      machine: clientJourneyMachine.id,
+      subjectId: clientId,
+      clientId,
+      modelVersion: JOURNEY_MODEL_VERSION,
+      fromState: current.value,
+      toState: next.value,
+      event: event.type,
+      call: by.call,
+      actorKind: by.kind,
+      actorId: String(by.id),
+      at: now,
+    })
     return { result, from: current.value, flow: flowOf(next) }
   })
   // After the commit: the log line says what happened, never the data the call carried.
   deps.logger.info(
-    { clientId, event: 'journey.event', journeyEvent: event.type, from: change.from, to: change.flow.step },
+    {
+      clientId,
+      event: 'journey.event',
+      journeyEvent: event.type,
+      from: change.from,
+      to: change.flow.step,
+      by: by.kind,
+    },
     'journey event',
   )
   return change

@@ -21,7 +21,13 @@ import {
 } from '../../db/schema-lending'
 import type { AppDeps } from '../../http/context'
 import { ApiError, notFound, type Violation, validationFailed } from '../../http/errors'
-import { JourneyStepMismatch, journeyTransaction, uniqueViolationOn } from '../journey/journey'
+import {
+  type Actor,
+  assertJourneyAccepts,
+  JourneyStepMismatch,
+  journeyTransaction,
+  uniqueViolationOn,
+} from '../journey/journey'
 import { checkPromo, lendingConfig, type PricedOffer, priceOffer } from '../pricing'
 
 /** What a change needs: the database, and the logger the journey writes its event line to. */
@@ -238,6 +244,7 @@ export async function createApplication(
   input: CreateApplication,
   idempotencyKey: string | null,
   now: Date,
+  by: Actor,
 ): Promise<{ row: ApplicationRow; created: boolean }> {
   const db = ctx.database.db
   if (idempotencyKey) {
@@ -264,7 +271,7 @@ export async function createApplication(
     throw validationFailed([{ propertyPath: 'promoCode', message: 'error-promo-applied-wrong' }])
 
   try {
-    const change = await journeyTransaction(ctx, clientId, { type: 'APPLY' }, now, async (tx) => {
+    const change = await journeyTransaction(ctx, clientId, { type: 'APPLY' }, by, now, async (tx) => {
       const [selected] = await tx
         .select({ id: disbursementEntry.id })
         .from(disbursementEntry)
@@ -330,9 +337,13 @@ export async function changeApplication(
   id: number,
   input: ChangeApplication,
   now: Date,
+  by: Actor,
 ) {
   const db = ctx.database.db
   const current = await ownApplication(db, clientId, id)
+  // The step first: after the payout the figures no longer fit the available amount, and a 400 about them would
+  // hide that the application cannot change any more.
+  await assertJourneyAccepts(db, clientId, { type: 'CHANGE_APPLICATION' })
   const facts = await lendingFacts(db, clientId)
   const figures: Figures = {
     amount: input.amount ?? current.principalAmount,
@@ -342,37 +353,49 @@ export async function changeApplication(
   }
   const paths = { amount: 'amount.amount', term: 'term.value' }
   await priceFor(db, clientId, facts, figures, now, paths, Math.max(facts.availableAmount, 0))
-  const change = await journeyTransaction(ctx, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
-    const row = await lockApplication(tx, clientId, id)
-    if (row.status === AppStatus.signing) {
-      const violations: Violation[] = []
-      if (figures.amount > row.principalAmount)
-        violations.push({
-          propertyPath: 'amount.amount',
-          message: 'The amount cannot exceed the approved amount.',
+  const change = await journeyTransaction(
+    ctx,
+    clientId,
+    { type: 'CHANGE_APPLICATION' },
+    by,
+    now,
+    async (tx) => {
+      const row = await lockApplication(tx, clientId, id)
+      if (row.status === AppStatus.signing) {
+        const violations: Violation[] = []
+        if (figures.amount > row.principalAmount)
+          violations.push({
+            propertyPath: 'amount.amount',
+            message: 'The amount cannot exceed the approved amount.',
+          })
+        if (figures.term > row.term)
+          violations.push({
+            propertyPath: 'term.value',
+            message: 'The term cannot exceed the approved term.',
+          })
+        if (violations.length) throw validationFailed(violations)
+      } else if (row.status !== AppStatus.new) {
+        throw statusConflict('Changing the application', row.status)
+      }
+      const [updated] = await tx
+        .update(application)
+        .set({
+          principalAmount: figures.amount,
+          term: figures.term,
+          packageFeeConsent: figures.withPackageFee,
+          ...(row.status === AppStatus.new
+            ? { desiredAmount: figures.amount, desiredTerm: figures.term }
+            : {}),
+          acceptedOffer: null,
+          version: row.version + 1,
+          updatedAt: now,
         })
-      if (figures.term > row.term)
-        violations.push({ propertyPath: 'term.value', message: 'The term cannot exceed the approved term.' })
-      if (violations.length) throw validationFailed(violations)
-    } else if (row.status !== AppStatus.new) {
-      throw statusConflict('Changing the application', row.status)
-    }
-    const [updated] = await tx
-      .update(application)
-      .set({
-        principalAmount: figures.amount,
-        term: figures.term,
-        packageFeeConsent: figures.withPackageFee,
-        ...(row.status === AppStatus.new ? { desiredAmount: figures.amount, desiredTerm: figures.term } : {}),
-        acceptedOffer: null,
-        version: row.version + 1,
-        updatedAt: now,
-      })
-      .where(eq(application.id, id))
-      .returning()
-    if (row.status === AppStatus.new) await requeueDecision(tx, id, now)
-    return updated!
-  })
+        .where(eq(application.id, id))
+        .returning()
+      if (row.status === AppStatus.new) await requeueDecision(tx, id, now)
+      return updated!
+    },
+  )
   return change.result
 }
 
@@ -397,28 +420,42 @@ const cancellable: number[] = [
 ]
 
 /** POST /private/client/application/{id}/cancel. */
-export async function cancelApplication(ctx: LendingCtx, clientId: number, id: number, now: Date) {
+export async function cancelApplication(ctx: LendingCtx, clientId: number, id: number, now: Date, by: Actor) {
   const db = ctx.database.db
   await ownApplication(db, clientId, id)
-  const change = await journeyTransaction(ctx, clientId, { type: 'CANCEL_APPLICATION' }, now, async (tx) => {
-    const row = await lockApplication(tx, clientId, id)
-    if (!cancellable.includes(row.status)) throw statusConflict('Cancelling', row.status)
-    const [updated] = await tx
-      .update(application)
-      .set({ status: AppStatus.canceled, version: row.version + 1, updatedAt: now })
-      .where(eq(application.id, id))
-      .returning()
-    await tx
-      .update(lendingJob)
-      .set({ doneAt: now, lockedUntil: null })
-      .where(and(eq(lendingJob.applicationId, id), sql`${lendingJob.doneAt} is null`))
-    return updated!
-  })
+  const change = await journeyTransaction(
+    ctx,
+    clientId,
+    { type: 'CANCEL_APPLICATION' },
+    by,
+    now,
+    async (tx) => {
+      const row = await lockApplication(tx, clientId, id)
+      if (!cancellable.includes(row.status)) throw statusConflict('Cancelling', row.status)
+      const [updated] = await tx
+        .update(application)
+        .set({ status: AppStatus.canceled, version: row.version + 1, updatedAt: now })
+        .where(eq(application.id, id))
+        .returning()
+      await tx
+        .update(lendingJob)
+        .set({ doneAt: now, lockedUntil: null })
+        .where(and(eq(lendingJob.applicationId, id), sql`${lendingJob.doneAt} is null`))
+      return updated!
+    },
+  )
   return change.result
 }
 
 /** POST /private/client/application/{applicationId}/promocode: applied only when the server finds it valid. */
-export async function applyPromo(ctx: LendingCtx, clientId: number, id: number, code: string, now: Date) {
+export async function applyPromo(
+  ctx: LendingCtx,
+  clientId: number,
+  id: number,
+  code: string,
+  now: Date,
+  by: Actor,
+) {
   const db = ctx.database.db
   const current = await ownApplication(db, clientId, id)
   const facts = await lendingFacts(db, clientId)
@@ -441,17 +478,24 @@ export async function applyPromo(ctx: LendingCtx, clientId: number, id: number, 
     {},
     Math.max(facts.availableAmount, current.principalAmount),
   )
-  const change = await journeyTransaction(ctx, clientId, { type: 'CHANGE_APPLICATION' }, now, async (tx) => {
-    const row = await lockApplication(tx, clientId, id)
-    if (row.status !== AppStatus.new && row.status !== AppStatus.signing)
-      throw statusConflict('Applying a promo code', row.status)
-    const [updated] = await tx
-      .update(application)
-      .set({ promoCode: check.code, acceptedOffer: null, version: row.version + 1, updatedAt: now })
-      .where(eq(application.id, id))
-      .returning()
-    return updated!
-  })
+  const change = await journeyTransaction(
+    ctx,
+    clientId,
+    { type: 'CHANGE_APPLICATION' },
+    by,
+    now,
+    async (tx) => {
+      const row = await lockApplication(tx, clientId, id)
+      if (row.status !== AppStatus.new && row.status !== AppStatus.signing)
+        throw statusConflict('Applying a promo code', row.status)
+      const [updated] = await tx
+        .update(application)
+        .set({ promoCode: check.code, acceptedOffer: null, version: row.version + 1, updatedAt: now })
+        .where(eq(application.id, id))
+        .returning()
+      return updated!
+    },
+  )
   return { application: change.result, offer, promo: { code: check.code, status: check.status, valid: true } }
 }
 
@@ -498,6 +542,7 @@ export async function answerOffer(
   answer: OfferAnswer,
   chosen: { amount?: number; term?: number },
   now: Date,
+  by: Actor,
 ) {
   const db = ctx.database.db
   const current = await activeApplication(db, clientId)
@@ -527,7 +572,7 @@ export async function answerOffer(
     { amount: 'amount.amount', term: 'term.value' },
     current.offeredAmount,
   )
-  const change = await journeyTransaction(ctx, clientId, { type: 'OFFER_ANSWERED' }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, clientId, { type: 'OFFER_ANSWERED' }, by, now, async (tx) => {
     const row = await lockApplication(tx, clientId, current.id)
     if (!offerStatus[answer].includes(row.status) || row.version !== current.version)
       throw new ApiError(409, 'noPendingOffer', 'The offer changed meanwhile; reload the application.')

@@ -14,7 +14,7 @@ import { clientProfile, verificationSession } from '../../db/schema-journey'
 import { application, applicationDecision, lendingJob } from '../../db/schema-lending'
 import { ApiError, notFound } from '../../http/errors'
 import type { ScoringAnswer, ScoringProvider } from '../../providers/scoring'
-import { journeyTransaction } from '../journey/journey'
+import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
 import { lendingConfig } from '../pricing'
 import {
   type ApplicationRow,
@@ -265,22 +265,29 @@ export async function recordDecision(
   jobId: number | null,
 ): Promise<boolean> {
   try {
-    await journeyTransaction(ctx, row.clientId, { type: outcomeEvent[decision.outcome] }, now, async (tx) => {
-      const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
-      if (!current || current.status !== AppStatus.new || current.version !== row.version)
-        throw new StaleDecision()
-      await tx
-        .update(application)
-        .set({
-          status: outcomeStatus[decision.outcome],
-          offeredAmount: decision.offeredAmount,
-          version: current.version + 1,
-          updatedAt: now,
-        })
-        .where(eq(application.id, row.id))
-      await insertDecision(tx, row.id, current.version, 'engine', decision, now, null)
-      if (jobId !== null) await finishJob(tx, jobId, now)
-    })
+    await journeyTransaction(
+      ctx,
+      row.clientId,
+      { type: outcomeEvent[decision.outcome] },
+      jobActor('decision', jobId),
+      now,
+      async (tx) => {
+        const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
+        if (!current || current.status !== AppStatus.new || current.version !== row.version)
+          throw new StaleDecision()
+        await tx
+          .update(application)
+          .set({
+            status: outcomeStatus[decision.outcome],
+            offeredAmount: decision.offeredAmount,
+            version: current.version + 1,
+            updatedAt: now,
+          })
+          .where(eq(application.id, row.id))
+        await insertDecision(tx, row.id, current.version, 'engine', decision, now, null)
+        if (jobId !== null) await finishJob(tx, jobId, now)
+      },
+    )
     return true
   } catch (error) {
     if (error instanceof StaleDecision) return false
@@ -348,12 +355,13 @@ export async function backOfficeDecision(
   userId: number,
   input: { decision: 'approve' | 'reject'; reason: string },
   now: Date,
+  by: Actor,
 ) {
   const db = ctx.database.db
   const [row] = await db.select().from(application).where(eq(application.id, applicationId))
   if (!row) throw notFound('Application')
   const event = input.decision === 'approve' ? 'DECISION_APPROVED' : 'DECISION_REJECTED'
-  const change = await journeyTransaction(ctx, row.clientId, { type: event }, now, async (tx) => {
+  const change = await journeyTransaction(ctx, row.clientId, { type: event }, by, now, async (tx) => {
     const [current] = await tx
       .select()
       .from(application)

@@ -11,7 +11,7 @@ import { disclosureFigures } from '../../../domain/pricing/disclosure'
 import { clientProfile } from '../../db/schema-journey'
 import { application, loanDocument } from '../../db/schema-lending'
 import { ApiError } from '../../http/errors'
-import { journeyTransaction } from '../journey/journey'
+import { type Actor, journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
 import {
   type ApplicationRow,
@@ -189,6 +189,7 @@ export async function renderApplicationDocuments(
   clientId: number,
   now: Date,
   payoutLabel: string,
+  by: Actor,
 ) {
   const db = ctx.database.db
   const row = await activeApplication(db, clientId)
@@ -214,29 +215,36 @@ export async function renderApplicationDocuments(
     loan_agreement: await renderAgreement(input),
     disclosure_statement: await renderDisclosure(input),
   }
-  const change = await journeyTransaction(ctx, clientId, { type: 'PREPARE_SIGNATURE' }, now, async (tx) => {
-    const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
-    if (!current || current.status !== AppStatus.signing || current.version !== row.version)
-      throw new ApiError(409, 'applicationChanged', 'The application changed meanwhile; render again.')
-    for (const [type, content] of Object.entries(files)) {
-      const values = {
-        applicationId: row.id,
-        clientId,
-        type,
-        applicationVersion: row.version,
-        content,
-        sha256: sha256(content),
-        size: content.byteLength,
-        renderedAt: now,
-        signedAt: null,
+  const change = await journeyTransaction(
+    ctx,
+    clientId,
+    { type: 'PREPARE_SIGNATURE' },
+    by,
+    now,
+    async (tx) => {
+      const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
+      if (!current || current.status !== AppStatus.signing || current.version !== row.version)
+        throw new ApiError(409, 'applicationChanged', 'The application changed meanwhile; render again.')
+      for (const [type, content] of Object.entries(files)) {
+        const values = {
+          applicationId: row.id,
+          clientId,
+          type,
+          applicationVersion: row.version,
+          content,
+          sha256: sha256(content),
+          size: content.byteLength,
+          renderedAt: now,
+          signedAt: null,
+        }
+        await tx
+          .insert(loanDocument)
+          .values(values)
+          .onConflictDoUpdate({ target: [loanDocument.applicationId, loanDocument.type], set: values })
       }
-      await tx
-        .insert(loanDocument)
-        .values(values)
-        .onConflictDoUpdate({ target: [loanDocument.applicationId, loanDocument.type], set: values })
-    }
-    await tx.update(application).set({ acceptedOffer: offer }).where(eq(application.id, row.id))
-    return { application: current as ApplicationRow, offer }
-  })
+      await tx.update(application).set({ acceptedOffer: offer }).where(eq(application.id, row.id))
+      return { application: current as ApplicationRow, offer }
+    },
+  )
   return change.result
 }

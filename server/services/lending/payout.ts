@@ -12,7 +12,7 @@ import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
 import { ApiError } from '../../http/errors'
 import type { PayoutAnswer } from '../../providers/payout'
-import { journeyTransaction } from '../journey/journey'
+import { jobActor, journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
 import { AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
 import { finishJob } from './decision'
@@ -84,41 +84,48 @@ export async function recordPayout(
   now: Date,
   jobId: number,
 ) {
-  await journeyTransaction(ctx, row.clientId, { type: payoutEvent[answer.status] }, now, async (tx) => {
-    const [current] = await tx.select().from(disbursement).where(eq(disbursement.id, row.id)).for('update')
-    if (current?.status !== 'queued') throw new ApiError(409, 'payoutSettled', 'Already settled.')
-    await tx
-      .update(disbursement)
-      .set({
-        status: answer.status,
-        providerRef: answer.reference || null,
-        cashPickupNumber: answer.status === 'cash_pickup_ready' ? answer.cashPickupNumber : null,
-        failureReason: answer.status === 'failed' ? answer.reason : null,
-        attempts: current.attempts + 1,
-        completedAt: now,
-      })
-      .where(eq(disbursement.id, row.id))
-    await finishJob(tx, jobId, now)
-    if (answer.status === 'failed') return
-    const [app] = await tx
-      .select()
-      .from(application)
-      .where(eq(application.id, row.applicationId))
-      .for('update')
-    if (!app) throw new Error('disbursement without application')
-    await tx
-      .update(application)
-      .set({
-        status: AppStatus.completed,
-        cashPickupNumber: answer.status === 'cash_pickup_ready' ? answer.cashPickupNumber : null,
-        version: app.version + 1,
-        updatedAt: now,
-      })
-      .where(eq(application.id, app.id))
-    await createLoan(tx, app, now)
-    // The client is told after the commit (payout-notice.ts): never from inside this transaction.
-    await queuePayoutNotice(tx, app.id, now)
-  })
+  await journeyTransaction(
+    ctx,
+    row.clientId,
+    { type: payoutEvent[answer.status] },
+    jobActor('payout', jobId),
+    now,
+    async (tx) => {
+      const [current] = await tx.select().from(disbursement).where(eq(disbursement.id, row.id)).for('update')
+      if (current?.status !== 'queued') throw new ApiError(409, 'payoutSettled', 'Already settled.')
+      await tx
+        .update(disbursement)
+        .set({
+          status: answer.status,
+          providerRef: answer.reference || null,
+          cashPickupNumber: answer.status === 'cash_pickup_ready' ? answer.cashPickupNumber : null,
+          failureReason: answer.status === 'failed' ? answer.reason : null,
+          attempts: current.attempts + 1,
+          completedAt: now,
+        })
+        .where(eq(disbursement.id, row.id))
+      await finishJob(tx, jobId, now)
+      if (answer.status === 'failed') return
+      const [app] = await tx
+        .select()
+        .from(application)
+        .where(eq(application.id, row.applicationId))
+        .for('update')
+      if (!app) throw new Error('disbursement without application')
+      await tx
+        .update(application)
+        .set({
+          status: AppStatus.completed,
+          cashPickupNumber: answer.status === 'cash_pickup_ready' ? answer.cashPickupNumber : null,
+          version: app.version + 1,
+          updatedAt: now,
+        })
+        .where(eq(application.id, app.id))
+      await createLoan(tx, app, now)
+      // The client is told after the commit (payout-notice.ts): never from inside this transaction.
+      await queuePayoutNotice(tx, app.id, now)
+    },
+  )
 }
 
 /** The loan of a paid-out application: the signed offer's figures; due date from the term on Manila's calendar. */
