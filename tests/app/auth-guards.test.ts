@@ -13,6 +13,7 @@ import { createActor, fromPromise, waitFor } from 'xstate'
 import { appShellMachine } from '../../machines/app-shell.machine'
 import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import type { ApiClient } from '../../src/api/client'
+import { createApplicationServices } from '../../src/app/application-services'
 import { afterLogin, authRedirect } from '../../src/app/auth-guards'
 import { createFlowSyncActor } from '../../src/app/flow-sync-actor'
 import { followMachines, machineRoute } from '../../src/app/machine-routing'
@@ -68,17 +69,21 @@ async function start(path: string, token?: keyof typeof tokens, loadFails = fals
     () => shell.stop(),
   )
   if (token) auth.send({ type: 'TOKEN.RECEIVED', token: tokens[token] })
+  const application = createApplicationServices({ api: {} as ApiClient, refreshJourney: () => {} })
+  stops.push(() => application.submit.stop())
+  const context = {
+    auth: auth as never,
+    shell,
+    queryClient: new QueryClient(),
+    api: {} as ApiClient,
+    // A journey that never heard of a session: it redirects nothing, so these tests see the auth guards alone.
+    journey: { actor: journey, readCookie: () => null, effects: {} },
+    application,
+  }
   const router = createRouter({
     routeTree,
     history: createMemoryHistory({ initialEntries: [path] }),
-    context: {
-      auth: auth as never,
-      shell,
-      queryClient: new QueryClient(),
-      api: {} as ApiClient,
-      // A journey that never heard of a session: it redirects nothing, so these tests see the auth guards alone.
-      journey: { actor: journey, readCookie: () => null, effects: {} },
-    },
+    context,
   })
   // Registered before the first load, as in src/main.tsx.
   if (follow) stops.push(followMachines(router, [machineRoute({ actor: auth, redirectFor: authRedirect })]))

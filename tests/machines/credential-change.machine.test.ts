@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest'
 import { createActor, fromPromise } from 'xstate'
 import { createTestModel } from 'xstate/graph'
+import type { CodeSent } from '../../machines/code-request.machine'
 import {
   type CredentialChangeEvent,
   type CredentialChangeSnapshot,
@@ -88,11 +89,11 @@ const fresh = () => ({ sendCode: [], save: [], inputs: [], stored: [] })
 pending = fresh()
 const liveMachine = credentialChangeMachine.provide({
   actors: {
-    sendCode: fromPromise<never, SendCodeInput>(({ input }) => {
+    sendCode: fromPromise<CodeSent | null | undefined, SendCodeInput>(({ input }) => {
       const d = deferred<unknown>()
       pending.sendCode.push(d)
       pending.inputs.push(input)
-      return d.promise as Promise<never>
+      return d.promise as Promise<CodeSent | null | undefined>
     }),
     save: fromPromise<unknown, SaveInput>(({ input }) => {
       const d = deferred<unknown>()
