@@ -1,165 +1,147 @@
 /**
- * The server's journey statechart: model-based paths from xstate/graph reach every state and take every
- * transition, replayed through `advanceJourney` (what the server runs); then the accept/refuse table, state by
- * event, which is exactly what decides 200 or 409 in the API.
+ * The server's journey statechart, tested from the model itself (no copied table of its transitions):
+ * - model-based paths (xstate/graph) reach every state; each path is extended by every event its last state
+ *   accepts, so every transition is taken; the paths are replayed on a real actor (coverage recorded by
+ *   tests/support/model-coverage.ts) and through `advanceJourney`, what the server runs, which must agree;
+ * - the metadata: every step's destination resolves to a page of `journeyPages` or an external site, the waiting
+ *   steps are exactly those with status completed, and the unentered steps are neither states nor targets.
  */
+
 import { describe, expect, it } from 'vitest'
+import { createActor } from 'xstate'
 import { createTestModel } from 'xstate/graph'
 import {
   advanceJourney,
   clientJourneyMachine,
   flowOf,
+  flowSteps,
   initialJourney,
+  isEnteredStep,
   type JourneyEvent,
   type JourneyStep,
+  journeyEventDefinitions,
+  journeyEventTypes,
   journeySteps,
-  type PersistedJourney,
+  stepMeta,
+  unenteredSteps,
+  waitingSteps,
 } from '../../domain/journey/client-journey.machine'
+import {
+  describeDestination,
+  isExternalTarget,
+  journeyPages,
+  pagesOf,
+  resolveDestination,
+} from '../../domain/journey/destinations'
+import { createCoverageRecorder, formatCoverage, listTransitions } from '../support/model-coverage'
 
-const allEvents: JourneyEvent[] = [
-  'SUBMIT_DETAILS',
-  'CONFIRM_BACK_OFFICE_DETAILS',
-  'SUBMIT_EMPLOYMENT',
-  'ADD_CONTACT',
-  'SUBMIT_REFERENCE',
-  'RECORD_GEO',
-  'SUBMIT_ADDRESS',
-  'CHANGE_ID_PHOTO',
-  'FINISH_ID_DOCUMENT',
-  'START_VERIFICATION',
-  'VERIFICATION_APPROVED',
-  'VERIFICATION_RESUBMISSION',
-  'VERIFICATION_DECLINED',
-  'BANK_LOGIN_FAILED',
-  'BANK_DATA_IMPORTED',
-  'SKIP_BANK_DATA',
-  'SAVE_PAYOUT',
-  'FINISH',
-  'APPLY',
-  'CHANGE_APPLICATION',
-  'CANCEL_APPLICATION',
-  'DECISION_APPROVED',
-  'DECISION_REJECTED',
-  'DECISION_MANUAL',
-  'DECISION_DECREASE',
-  'DECISION_INCREASE',
-  'OFFER_ANSWERED',
-  'PREPARE_SIGNATURE',
-  'SIGN',
-  'PAYOUT_SUCCEEDED',
-  'PAYOUT_CASH_PICKUP_READY',
-  'PAYOUT_FAILED',
-  'RETRY_PAYOUT',
-].map((type) => ({ type }) as JourneyEvent)
-
-/** The decision record of docs/decisions/0010: from each step, each accepted event and where it leads. */
-const expected: Record<JourneyStep, Partial<Record<JourneyEvent['type'], JourneyStep>>> = {
-  new_client_created: { SUBMIT_DETAILS: 'work_info', CONFIRM_BACK_OFFICE_DETAILS: 'work_info' },
-  work_info: { SUBMIT_EMPLOYMENT: 'relative_info' },
-  relative_info: { ADD_CONTACT: 'relative_info', SUBMIT_REFERENCE: 'address' },
-  address: { RECORD_GEO: 'address', SUBMIT_ADDRESS: 'document_upload' },
-  document_upload: { CHANGE_ID_PHOTO: 'document_upload', FINISH_ID_DOCUMENT: 'veriff' },
-  veriff: {
-    START_VERIFICATION: 'veriff',
-    VERIFICATION_RESUBMISSION: 'veriff',
-    VERIFICATION_APPROVED: 'kontomatik',
-    VERIFICATION_DECLINED: 'reject_page',
-  },
-  kontomatik: {
-    BANK_LOGIN_FAILED: 'kontomatik',
-    BANK_DATA_IMPORTED: 'disbursement_type',
-    SKIP_BANK_DATA: 'disbursement_type',
-  },
-  disbursement_type: {
-    SAVE_PAYOUT: 'disbursement_type',
-    FINISH: 'no_loan_page',
-    RETRY_PAYOUT: 'payout_processing',
-  },
-  no_loan_page: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing' },
-  reject_page: { APPLY: 'application_processing' },
-  // Issue 6, docs/decisions/0012.
-  application_processing: {
-    CHANGE_APPLICATION: 'application_processing',
-    CANCEL_APPLICATION: 'no_loan_page',
-    DECISION_APPROVED: 'otp_agreement',
-    DECISION_REJECTED: 'reject_page',
-    DECISION_MANUAL: 'manual_page',
-    DECISION_DECREASE: 'offer_decrease',
-    DECISION_INCREASE: 'offer_increase',
-  },
-  manual_page: {
-    CANCEL_APPLICATION: 'no_loan_page',
-    DECISION_APPROVED: 'otp_agreement',
-    DECISION_REJECTED: 'reject_page',
-  },
-  offer_decrease: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
-  offer_increase: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
-  otp_agreement: {
-    PREPARE_SIGNATURE: 'otp_agreement',
-    CHANGE_APPLICATION: 'otp_agreement',
-    CANCEL_APPLICATION: 'no_loan_page',
-    SIGN: 'payout_processing',
-  },
-  payout_processing: {
-    PAYOUT_SUCCEEDED: 'loan_page',
-    PAYOUT_CASH_PICKUP_READY: 'tmc_page',
-    PAYOUT_FAILED: 'disbursement_type',
-  },
-  tmc_page: {},
-  loan_page: {},
-}
+const allEvents: JourneyEvent[] = journeyEventTypes.map((type) => ({ type }))
+const persisted = (value: JourneyStep) => ({ version: 2 as const, value })
 
 describe('client journey statechart', () => {
-  it('model-based paths reach every state and take every transition', () => {
+  it('model-based paths reach every state and take every transition (replayed on the machine and the server)', () => {
     const model = createTestModel(clientJourneyMachine, { events: allEvents })
-    const paths = model.getShortestPaths()
-    const states = new Set<string>()
-    const transitions = new Set<string>()
-    for (const path of paths) {
-      // Replay the path the way the server does: persisted value in, persisted value out.
-      let persisted: PersistedJourney = initialJourney
-      states.add(persisted.value)
-      for (const step of path.steps) {
-        const from = persisted.value
-        const next = advanceJourney(persisted, step.event as JourneyEvent)
-        if (!next) continue
-        transitions.add(`${from} --${step.event.type}--> ${next.value}`)
-        persisted = next
-        states.add(persisted.value)
-      }
-      expect(persisted.value).toBe(path.state.value)
-    }
-    // Self-transitions are not on a shortest path to a new state: take each from a path that reaches its state.
-    for (const [from, events] of Object.entries(expected)) {
-      for (const [type, to] of Object.entries(events)) {
-        const next = advanceJourney({ version: 2, value: from as JourneyStep }, { type } as JourneyEvent)
-        if (next) transitions.add(`${from} --${type}--> ${next.value}`)
-        expect(next?.value, `${from} ${type}`).toBe(to)
+    const recorder = createCoverageRecorder(clientJourneyMachine)
+    for (const path of model.getShortestPaths()) {
+      const events = path.steps
+        .map((s) => s.event as JourneyEvent)
+        .filter((e) => e.type in journeyEventDefinitions)
+      const last = clientJourneyMachine.resolveState({ value: path.state.value, context: {} })
+      // Every event the path's last state accepts, one at a time: together they take every transition.
+      const accepted = allEvents.filter((event) => last.can(event))
+      for (const extra of [null, ...accepted]) {
+        const replay = extra ? [...events, extra] : events
+        const actor = createActor(clientJourneyMachine, { inspect: recorder.inspect }).start()
+        let server = initialJourney
+        for (const event of replay) {
+          actor.send(event)
+          const next = advanceJourney(server, event)
+          expect(next, `${server.value} ${event.type}`).not.toBeNull()
+          server = next!
+          expect(server.value).toBe(actor.getSnapshot().value)
+        }
+        actor.stop()
       }
     }
-    expect([...states].sort()).toEqual([...journeySteps].sort())
-    const all = Object.entries(expected).flatMap(([from, events]) =>
-      Object.entries(events).map(([type, to]) => `${from} --${type}--> ${to}`),
-    )
-    expect([...transitions].sort()).toEqual(all.sort())
+    const report = recorder.report()
+    console.info(formatCoverage('client-journey', report))
+    expect(report.states.missing).toEqual([])
+    expect(report.transitions.missing).toEqual([])
+    expect(report.states.total).toBe(journeySteps.length)
   })
 
-  it.each(journeySteps)('at %s refuses every event the table does not list', (step) => {
+  it.each(
+    journeySteps,
+  )('at %s accepts exactly the events it has a transition for, refusing the rest', (step) => {
+    const node = clientJourneyMachine.root.states[step]!
     for (const event of allEvents) {
-      const next = advanceJourney({ version: 2, value: step }, event)
-      expect(next?.value ?? null, `${step} ${event.type}`).toBe(expected[step][event.type] ?? null)
+      const next = advanceJourney(persisted(step), event)
+      const definitions = node.transitions.get(event.type)
+      if (!definitions) {
+        expect(next, `${step} ${event.type}`).toBeNull()
+        continue
+      }
+      expect(next?.value, `${step} ${event.type}`).toBe(definitions[0]!.target?.[0]?.key ?? step)
     }
   })
 
-  it('answers the flow as step and status', () => {
-    expect(flowOf(initialJourney)).toEqual({ step: 'new_client_created', status: 'active' })
-    expect(flowOf({ version: 2, value: 'no_loan_page' })).toEqual({ step: 'no_loan_page', status: 'active' })
-    // The server is working (decision, payout): the app shows the loading page.
-    expect(flowOf({ version: 2, value: 'application_processing' })).toEqual({
-      step: 'application_processing',
-      status: 'completed',
-    })
-    expect(flowOf({ version: 2, value: 'payout_processing' })).toEqual({ step: 'payout_processing', status: 'completed' })
-    expect(flowOf({ version: 2, value: 'otp_agreement' })).toEqual({ step: 'otp_agreement', status: 'active' })
+  it('every event has a label and is sent by someone; a client or back-office event names its calls', () => {
+    for (const type of journeyEventTypes) {
+      const { label, calls, sentBy } = journeyEventDefinitions[type]
+      expect(label.trim(), type).not.toBe('')
+      expect(sentBy.length, type).toBeGreaterThan(0)
+      if (sentBy.some((s) => s !== 'job')) expect(calls.length, type).toBeGreaterThan(0)
+      for (const c of calls) expect(c, type).toMatch(/^(GET|POST|PUT|DELETE) \/web\/private\//)
+    }
+    // Every event is used by some transition.
+    const used = new Set(listTransitions(clientJourneyMachine).map((t) => t.event))
+    expect(journeyEventTypes.filter((type) => !used.has(type))).toEqual([])
+  })
+})
+
+describe('the metadata on the states', () => {
+  const facts = [
+    { client: null, application: null },
+    { client: { firstName: 'Juan', closedLoansCount: 2 }, application: null },
+    {
+      client: { firstName: '', closedLoansCount: 0 },
+      application: { id: '7', disbursementType: 'cash_pickup', cashPickupNumber: 'CP0000000001' },
+    },
+  ]
+  const pages = new Set<string>(Object.values(journeyPages))
+
+  it.each(flowSteps)('%s: the destination resolves to a page of journeyPages or an external site', (step) => {
+    const { destination } = stepMeta(step)
+    for (const page of pagesOf(destination)) expect(journeyPages[page], page).toBeDefined()
+    for (const f of facts) {
+      const target = resolveDestination(destination, f)
+      expect(pages.has(target) || isExternalTarget(target), `${step} -> ${target}`).toBe(true)
+    }
+    expect(describeDestination(destination)).not.toBe('')
+  })
+
+  it('the waiting steps are exactly those whose status is completed, and they show the loading page', () => {
+    const completed = journeySteps.filter(
+      (step) => clientJourneyMachine.root.states[step]!.meta?.status === 'completed',
+    )
+    expect(completed.length).toBeGreaterThan(0)
+    expect([...waitingSteps].sort()).toEqual(completed.sort())
+    for (const step of journeySteps)
+      expect(flowOf(persisted(step))).toEqual({ step, status: stepMeta(step).status })
+    for (const step of waitingSteps) expect(stepMeta(step).destination).toEqual({ page: 'loading' })
+  })
+
+  it('the unentered steps are not states and no transition targets them; flowSteps is both lists', () => {
+    const unentered = Object.keys(unenteredSteps)
+    expect(unentered.length).toBeGreaterThan(0)
+    const states = Object.keys(clientJourneyMachine.root.states)
+    const targets = new Set(listTransitions(clientJourneyMachine).flatMap((t) => t.targets))
+    for (const step of unentered) {
+      expect(states).not.toContain(step)
+      expect([...targets].some((id) => id.endsWith(`.${step}`))).toBe(false)
+      expect(isEnteredStep(step as never)).toBe(false)
+    }
+    expect([...flowSteps].sort()).toEqual([...states, ...unentered].sort())
+    expect(states).toEqual(journeySteps)
   })
 })
