@@ -3,6 +3,7 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AppServicesProvider } from './app/app-context'
+import { applicationMachineRoutes } from './app/application-services'
 import { authRedirect } from './app/auth-guards'
 import { installChunkReload } from './app/chunk-reload'
 import { journeyMachineRoute } from './app/journey-routing'
@@ -21,12 +22,14 @@ const router = createAppRouter({
   shell: services.shell,
   auth: services.auth,
   journey: services.journey,
+  application: services.application,
 })
 trackNavigation(router, services.shell)
 // Routes from machine state: the guards run again whenever one of these machines changes their answer.
 followMachines(router, [
   machineRoute({ actor: services.auth, redirectFor: authRedirect }),
   journeyMachineRoute(services.journey),
+  ...applicationMachineRoutes(services.application),
 ])
 
 loadMessages('en').then((messages) => {

@@ -4,7 +4,10 @@ import { routeTree } from './route-tree.gen'
 import { GenericErrorPage } from './ui/errors/generic-error-page'
 import { NotFoundPage } from './ui/errors/not-found-page'
 
-export type RouterContext = Pick<AppServices, 'api' | 'queryClient' | 'shell' | 'auth' | 'journey'>
+export type RouterContext = Pick<
+  AppServices,
+  'api' | 'queryClient' | 'shell' | 'auth' | 'journey' | 'application'
+>
 
 export function createAppRouter(context: RouterContext) {
   return createRouter({

@@ -7,6 +7,7 @@ import { appShellMachine } from '../../machines/app-shell.machine'
 import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import { createApiClient } from '../api/client'
 import { deviceId } from '../features/auth/device'
+import { createApplicationServices } from './application-services'
 import { readCookie, removeCookie } from './cookies'
 import { createJourneyRouting } from './journey-services'
 import { authRefreshInterval } from './runtime-settings'
@@ -70,7 +71,12 @@ export function createAppServices() {
   const restored = readCookie(TOKEN_COOKIE)
   if (restored) auth.send({ type: 'TOKEN.RECEIVED', token: restored })
   const journey = createJourneyRouting({ api, queryClient, auth })
-  return { shell, api, queryClient, auth, journey }
+  // The calculator's submit lives at app level: home's and no-loan's route guards read it.
+  const application = createApplicationServices({
+    api,
+    refreshJourney: () => journey.actor.send({ type: 'FLOW.REFRESH' }),
+  })
+  return { shell, api, queryClient, auth, journey, application }
 }
 
 export type AppServices = ReturnType<typeof createAppServices>

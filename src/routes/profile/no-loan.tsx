@@ -1,10 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { calculatorSubmitBeforeLoad } from '../../app/application-services'
 import { useLoggedIn } from '../../features/auth/use-auth'
 import { Calculator } from '../../features/calculator/calculator'
 import { useCalculatorClient } from '../../features/calculator/use-calculator-client'
 import { useMessages } from '../../i18n/messages'
 
 export const Route = createFileRoute('/profile/no-loan')({
+  beforeLoad: calculatorSubmitBeforeLoad,
   component: Page,
 })
 
