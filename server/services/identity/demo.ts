@@ -13,7 +13,7 @@
 
 import { and, eq } from 'drizzle-orm'
 import * as v from 'valibot'
-import type { JourneyEvent, JourneyStep } from '../../../domain/journey/client-journey.machine'
+import { eventsAcceptedAt, type JourneyEventType } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
   detailsSchema,
@@ -71,68 +71,49 @@ export const DEMO_REGISTRATION = {
 
 type SeedDeps = Pick<AppDeps, 'database' | 'logger'>
 
-/** The steps of the registration path, each with the event and the write its API call performs. */
-function demoSteps(
+/**
+ * The events of the registration path, each with the write its API call performs. Keyed by event: the step
+ * comes from the journey model (the one event of this table the current step accepts).
+ */
+function demoWrites(
   clientId: number,
   email: string,
   now: Date,
-): Partial<Record<JourneyStep, { event: JourneyEvent; write: (tx: Tx) => Promise<unknown> }>> {
+): Partial<Record<JourneyEventType, (tx: Tx) => Promise<unknown>>> {
   const r = DEMO_REGISTRATION
   return {
-    new_client_created: {
-      event: { type: 'SUBMIT_DETAILS' },
-      write: (tx) => writeDetails(tx, clientId, v.parse(detailsSchema, { ...r.details, email }), email, now),
+    SUBMIT_DETAILS: (tx) =>
+      writeDetails(tx, clientId, v.parse(detailsSchema, { ...r.details, email }), email, now),
+    SUBMIT_EMPLOYMENT: (tx) => writeEmployment(tx, clientId, v.parse(employmentSchema, r.employment), now),
+    SUBMIT_REFERENCE: (tx) =>
+      addContact(tx, clientId, 'reference', v.parse(referenceSchema, r.reference), now),
+    SUBMIT_ADDRESS: (tx) => writeAddress(tx, clientId, v.parse(addressSchema, r.address), now),
+    FINISH_ID_DOCUMENT: async (tx) => {
+      const document = v.parse(identityDocumentSchema, r.identityDocument)
+      const values = {
+        documentType: document.documentType,
+        documentNumber: document.documentNumber,
+        expiryDate: document.expiryDate ?? null,
+        finishedAt: now,
+      }
+      await tx
+        .insert(identityDocument)
+        .values({ clientId, ...values })
+        .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
     },
-    work_info: {
-      event: { type: 'SUBMIT_EMPLOYMENT' },
-      write: (tx) => writeEmployment(tx, clientId, v.parse(employmentSchema, r.employment), now),
-    },
-    relative_info: {
-      event: { type: 'SUBMIT_REFERENCE' },
-      write: (tx) => addContact(tx, clientId, 'reference', v.parse(referenceSchema, r.reference), now),
-    },
-    address: {
-      event: { type: 'SUBMIT_ADDRESS' },
-      write: (tx) => writeAddress(tx, clientId, v.parse(addressSchema, r.address), now),
-    },
-    document_upload: {
-      event: { type: 'FINISH_ID_DOCUMENT' },
-      write: async (tx) => {
-        const document = v.parse(identityDocumentSchema, r.identityDocument)
-        const values = {
-          documentType: document.documentType,
-          documentNumber: document.documentNumber,
-          expiryDate: document.expiryDate ?? null,
-          finishedAt: now,
-        }
-        await tx
-          .insert(identityDocument)
-          .values({ clientId, ...values })
-          .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
-      },
-    },
-    veriff: {
-      // Opening the session and its decision, as the sandbox provider would answer for "Dela Cruz": approved.
-      event: { type: 'START_VERIFICATION' },
-      write: (tx) =>
-        tx.insert(verificationSession).values({
-          clientId,
-          provider: 'sandbox',
-          providerRef: `demo-${clientId}`,
-          url: 'about:blank',
-          status: 'created',
-          createdAt: now,
-        }),
-    },
-    kontomatik: {
-      event: { type: 'SKIP_BANK_DATA' },
-      write: (tx) =>
-        tx.insert(bankDataAttempt).values({ clientId, bank: '', outcome: 'skipped', createdAt: now }),
-    },
-    disbursement_type: {
-      event: { type: 'SAVE_PAYOUT' },
-      write: (tx) => addDisbursement(tx, clientId, v.parse(payoutSchema, r.payout), now),
-    },
+    // Opening the session and its decision, as the sandbox provider would answer for "Dela Cruz": approved.
+    START_VERIFICATION: (tx) =>
+      tx.insert(verificationSession).values({
+        clientId,
+        provider: 'sandbox',
+        providerRef: `demo-${clientId}`,
+        url: 'about:blank',
+        status: 'created',
+        createdAt: now,
+      }),
+    SKIP_BANK_DATA: (tx) =>
+      tx.insert(bankDataAttempt).values({ clientId, bank: '', outcome: 'skipped', createdAt: now }),
+    SAVE_PAYOUT: (tx) => addDisbursement(tx, clientId, v.parse(payoutSchema, r.payout), now),
   }
 }
 
@@ -157,7 +138,7 @@ async function completeDemoRegistration(deps: SeedDeps, clientId: number, email:
   const violations = await addressViolations(db, v.parse(addressSchema, DEMO_REGISTRATION.address))
   // Without the PSGC tree (a test database seeded without it) the address cannot be valid: stop before it.
   const addressValid = violations.length === 0
-  const steps = demoSteps(clientId, email, now)
+  const writes = demoWrites(clientId, email, now)
   for (let guard = 0; guard < 12; guard++) {
     const step = (await readJourney(db, clientId)).value
     if (step === 'no_loan_page') return step
@@ -186,9 +167,9 @@ async function completeDemoRegistration(deps: SeedDeps, clientId: number, email:
         continue
       }
     }
-    const next = steps[step]
-    if (!next) return step
-    await journeyTransaction(deps, clientId, next.event, demoSeed, now, next.write)
+    const event = eventsAcceptedAt(step).find((type) => writes[type])
+    if (!event) return step
+    await journeyTransaction(deps, clientId, { type: event }, demoSeed, now, writes[event]!)
   }
   throw new Error('the demo registration did not reach no_loan_page')
 }
