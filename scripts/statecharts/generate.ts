@@ -8,6 +8,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { render } from 'state-machine-cat'
 import type { AnyStateMachine } from 'xstate'
+import { annotators } from './annotations'
 import {
   type Chart,
   describeMachine,
@@ -102,7 +103,9 @@ export async function generateStatecharts(root = REPO_ROOT): Promise<GeneratedMa
       (perFile.get(m.sourceFile) ?? 0) > 1
         ? `${baseName(m.sourceFile)}.${m.exportName}`
         : baseName(m.sourceFile)
-    const chart = describeMachine(m.machine)
+    const described = describeMachine(m.machine)
+    const annotate = annotators[described.id]
+    const chart = annotate ? annotate(described, (id) => m.machine.getStateNodeById(id).meta) : described
     const svgFile = `${stem}.svg`
     const files = new Map<string, string>()
     files.set(

@@ -40,6 +40,8 @@ export interface ChartState {
   historyTarget: string | null
   childIds: string[]
   description: string | null
+  /** A line the diagram shows under the state's name (the journey's page and status); none for most machines. */
+  note?: string
   tags: string[]
   entry: string[]
   exit: string[]
@@ -63,6 +65,10 @@ export interface Chart {
   states: ChartState[]
   /** Per state in document order: `on`/`after`/invoke results in XState's order, then `always`. */
   transitions: ChartTransition[]
+  /** What the page calls the machine, when its id alone would be ambiguous to a reader (an analyst). */
+  title?: string
+  /** Markdown sections added after the tables (e.g. steps a machine names but never enters). */
+  sections?: string[]
 }
 
 /** A machine in the sense of XState 5: a StateMachine instance (has a root state node and a config). */
@@ -290,7 +296,7 @@ function edgesByContainer(chart: Chart): Map<string | null, Edge[]> {
 
 function stateLabel(s: ChartState): string {
   if (s.type === 'history') return `${s.key} (${s.history === 'deep' ? 'deep history' : 'history'})`
-  return s.key
+  return s.note ? `${s.key} · ${s.note}` : s.key
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -403,7 +409,7 @@ function list(values: string[], empty = ''): string {
 export function toMarkdown(chart: Chart, options: MarkdownOptions): string {
   const stateName = (id: string) => code(id)
   const out: string[] = []
-  out.push(`# Statechart: ${chart.id}`)
+  out.push(chart.title ? `# Statechart: ${chart.title} (${code(chart.id)})` : `# Statechart: ${chart.id}`)
   out.push('')
   out.push(
     `${GENERATED_MARKER} from ${code(options.exportName)} in ${code(options.sourceFile)}. ` +
@@ -424,14 +430,19 @@ export function toMarkdown(chart: Chart, options: MarkdownOptions): string {
 
   out.push('## States')
   out.push('')
-  out.push('| State | Type | Initial | Invokes | Entry | Exit | Tags | Description |')
-  out.push('| --- | --- | --- | --- | --- | --- | --- | --- |')
+  // Only a machine whose states carry notes gets the column: every other page stays as it was.
+  const noted = chart.states.some((s) => s.note)
+  out.push(
+    `| State | Type | Initial | Invokes | Entry | Exit | Tags |${noted ? ' Shows |' : ''} Description |`,
+  )
+  out.push(`| --- | --- | --- | --- | --- | --- | --- |${noted ? ' --- |' : ''} --- |`)
   for (const s of chart.states) {
     const type = s.type === 'history' ? `${s.history} history` : s.type
     const initial = s.type === 'compound' ? s.initial.map(stateName).join(', ') : ''
     const invokes = s.invokes.map((i) => code(i.src)).join(', ')
+    const note = noted ? ` ${cell(s.note ?? '')} |` : ''
     out.push(
-      `| ${stateName(s.id)} | ${type} | ${initial} | ${invokes} | ${list(s.entry)} | ${list(s.exit)} | ${list(s.tags)} | ${cell(s.description ?? '')} |`,
+      `| ${stateName(s.id)} | ${type} | ${initial} | ${invokes} | ${list(s.entry)} | ${list(s.exit)} | ${list(s.tags)} |${note} ${cell(s.description ?? '')} |`,
     )
   }
   out.push('')
@@ -476,6 +487,7 @@ export function toMarkdown(chart: Chart, options: MarkdownOptions): string {
     }
   }
   out.push('')
+  for (const section of chart.sections ?? []) out.push(section.trimEnd(), '')
   return out.join('\n')
 }
 
@@ -561,7 +573,12 @@ export function toSmcatAst(chart: Chart): SmcatMachine {
               ? 'deephistory'
               : 'history'
             : 'regular'
-    const state: SmcatState = { name: s.id, type, label: s.key, typeExplicitlySet: true }
+    const state: SmcatState = {
+      name: s.id,
+      type,
+      label: s.note ? `${s.key}\n${s.note}` : s.key,
+      typeExplicitlySet: true,
+    }
     const actions = s.invokes.map((inv) => ({ type: 'activity' as const, body: `invoke ${inv.src}` }))
     if (actions.length) state.actions = actions
     if (s.childIds.length) {

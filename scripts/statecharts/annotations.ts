@@ -1,0 +1,52 @@
+/**
+ * What some machines say about their states beyond the statechart, for the analyst reading the diagram. A
+ * machine without an entry here renders exactly as it always did.
+ *
+ * - clientJourney (the server's journey, domain/journey/client-journey.machine.ts): each state's page
+ *   (`describeDestination` of its `meta.destination`) and its flow status, a title that tells it from the
+ *   browser's flow polling, and a table of the steps the routing knows but the server never enters.
+ */
+import { type JourneyStepMeta, unenteredSteps } from '../../domain/journey/client-journey.machine'
+import { describeDestination } from '../../domain/journey/destinations'
+import type { Chart } from './render'
+
+const describeStep = (meta: JourneyStepMeta) =>
+  `${describeDestination(meta.destination)} (${meta.status === 'completed' ? 'waiting: status completed' : 'active'})`
+
+function isStepMeta(meta: unknown): meta is JourneyStepMeta {
+  return typeof meta === 'object' && meta !== null && 'status' in meta && 'destination' in meta
+}
+
+function clientJourney(chart: Chart, metaOf: (id: string) => unknown): Chart {
+  const cell = (text: string) => text.replace(/\|/g, '\\|')
+  const unentered = Object.entries(unenteredSteps).map(
+    ([step, meta]) => `| \`${step}\` | ${cell(describeStep(meta))} |`,
+  )
+  const title = 'Client journey (server)'
+  return {
+    ...chart,
+    title,
+    states: chart.states.map((s) => {
+      // The root's label carries the title into the SVG, where the page's heading is not.
+      if (s.parentId === null) return { ...s, note: title }
+      const meta = metaOf(s.id)
+      return isStepMeta(meta) ? { ...s, note: describeStep(meta) } : s
+    }),
+    sections: [
+      [
+        '## Steps the server never enters',
+        '',
+        "The spec's routing table names these steps; the browser routes them, but no transition of this machine " +
+          'reaches them (domain/journey/client-journey.machine.ts, `unenteredSteps`).',
+        '',
+        '| Step | Shows |',
+        '| --- | --- |',
+        ...unentered,
+      ].join('\n'),
+    ],
+  }
+}
+
+export const annotators: Record<string, (chart: Chart, metaOf: (id: string) => unknown) => Chart> = {
+  clientJourney,
+}
