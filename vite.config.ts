@@ -3,6 +3,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 import { clientRoutesPlugin } from './scripts/vite-client-routes'
+import { stripMachineDescriptionsPlugin } from './scripts/vite-strip-descriptions'
 
 const apiPort = Number(process.env.API_PORT ?? 3001)
 
@@ -19,6 +20,8 @@ export default defineConfig({
     react(),
     // dist/routes.json: the pages the server answers 200 for; any other path gets the 404 page with a 404.
     clientRoutesPlugin(),
+    // Statechart descriptions are for the diagrams: the production bundle leaves them out.
+    stripMachineDescriptionsPlugin(),
   ],
   server: { port: 5173, proxy: { '/web': `http://localhost:${apiPort}` } },
   build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 400 },
