@@ -15,6 +15,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs'
@@ -58,6 +59,14 @@ function migrationsHash(): string {
   return hash.digest('hex').slice(0, 16)
 }
 
+/** Images of earlier migrations, a few hours old (never one a run still reading it could be using). */
+function pruneOldImages(dir: string, keep: string) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (path !== keep && Date.now() - statSync(path).mtimeMs > 3 * 3600_000) rmSync(path, { force: true })
+  }
+}
+
 async function pgliteImageFile(): Promise<string> {
   const dir = join(nodeModules, '.cache/hiram-test-db')
   const file = join(dir, `pglite-${migrationsHash()}.tar`)
@@ -71,6 +80,7 @@ async function pgliteImageFile(): Promise<string> {
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`
     writeFileSync(partial, Buffer.from(await image.arrayBuffer()))
     renameSync(partial, file)
+    pruneOldImages(dir, file)
     return file
   } finally {
     await client.close()
