@@ -56,6 +56,8 @@ test('cash pickup: the signed loan waits at the counter and the journey shows th
   await expect(number).toHaveText(/^CP\d{10}$/)
   const answered = (await (await actual).json()).data as { cashPickupNumber: string }
   await expect(number).toHaveText(answered.cashPickupNumber)
+  // The application names the partner the client chose, so the page says where to go.
+  await expect(page.locator('[data-figure="provider"]')).toContainText('Cebuana Lhuillier')
 
   // The journey keeps the client there: my loan and the accepted page route back to the cash-pickup page.
   for (const path of ['/profile/my-loan', '/application/accepted']) {

@@ -72,7 +72,13 @@ const hashedId = (id: number) =>
   createHash('sha256').update(`hiram-application-${id}`).digest('hex').slice(0, 16)
 
 /** The Application of spec section 3 as the app reads it. Money in centavos. */
-export function applicationView(row: ApplicationRow, entryType: string | null = null) {
+/** The payout method an application pays out to: its type, and for a cash pickup or e-wallet the partner. */
+export interface PayoutEntryFacts {
+  type: string
+  provider: string | null
+}
+
+export function applicationView(row: ApplicationRow, entry: PayoutEntryFacts | null = null) {
   return {
     id: row.id,
     hashedId: hashedId(row.id),
@@ -87,7 +93,8 @@ export function applicationView(row: ApplicationRow, entryType: string | null = 
     borrowersAdvantagePackageFeeConsent: row.packageFeeConsent,
     promoCode: row.promoCode,
     paymentMethod: row.paymentMethod,
-    disbursementType: entryType ? { type: entryType } : null,
+    // Spec section 3 names disbursementType.type; the provider lets the cash-pickup page name the partner.
+    disbursementType: entry ? { type: entry.type, provider: entry.provider } : null,
     cashPickupNumber: row.cashPickupNumber,
     createdAt: row.createdAt.toISOString(),
     signedAt: row.signedAt?.toISOString() ?? null,
@@ -95,24 +102,22 @@ export function applicationView(row: ApplicationRow, entryType: string | null = 
 }
 export type ApplicationView = ReturnType<typeof applicationView>
 
-async function entryTypeOf(db: DbOrTx, row: ApplicationRow): Promise<string | null> {
+async function payoutEntryOf(db: DbOrTx, row: ApplicationRow): Promise<PayoutEntryFacts | null> {
+  const columns = { type: disbursementEntry.type, provider: disbursementEntry.provider }
   const id = row.disbursementEntryId
   if (id !== null) {
-    const [entry] = await db
-      .select({ type: disbursementEntry.type })
-      .from(disbursementEntry)
-      .where(eq(disbursementEntry.id, id))
-    return entry?.type ?? null
+    const [entry] = await db.select(columns).from(disbursementEntry).where(eq(disbursementEntry.id, id))
+    return entry ?? null
   }
   const [selected] = await db
-    .select({ type: disbursementEntry.type })
+    .select(columns)
     .from(disbursementEntry)
     .where(and(eq(disbursementEntry.clientId, row.clientId), eq(disbursementEntry.selected, true)))
-  return selected?.type ?? null
+  return selected ?? null
 }
 
 export async function viewOf(db: DbOrTx, row: ApplicationRow) {
-  return applicationView(row, await entryTypeOf(db, row))
+  return applicationView(row, await payoutEntryOf(db, row))
 }
 
 /** The client's newest application (the "actual" one), active or not; null when there is none. */
