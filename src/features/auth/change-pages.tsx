@@ -147,17 +147,61 @@ function useCredentialChange(calls: {
   return { actor, view }
 }
 
+/**
+ * What the phone and e-mail pages share: the done message, and, once a code was sent to the new value, the code
+ * step (submit and resend) in place of the page's own send-code form (`children`).
+ */
+function CredentialChangeSteps({
+  title,
+  doneText,
+  change: { actor, view },
+  resend,
+  onSaved,
+  children,
+}: {
+  title: string
+  doneText: string
+  change: ReturnType<typeof useCredentialChange>
+  /** The send-code call again, for the value the code went to. */
+  resend: (value: string) => Promise<CodeSent>
+  onSaved: () => void
+  children: ReactNode
+}) {
+  const m = useMessages()
+  return (
+    <ChangeLayout title={title}>
+      {view.done ? <FormSuccess>{doneText}</FormSuccess> : null}
+      {view.codeStep ? (
+        <>
+          <p className="lead">{fmt(m.auth.change.codeSent, { target: view.value ?? '' })}</p>
+          <CodeStep
+            submitLabel={m.auth.change.submit}
+            nextCodeAt={view.nextCodeAt}
+            limited={view.limited}
+            onSubmit={async (code) => {
+              await settle(actor, { type: 'SUBMIT', code }, 'saving')
+              onSaved()
+            }}
+            onResend={() => resend(view.value ?? '')}
+          />
+        </>
+      ) : (
+        children
+      )}
+    </ChangeLayout>
+  )
+}
+
 const PHONE_FIELDS = ['mobilePhone.number'] as const
 
 export function ChangePhonePage() {
   const m = useMessages()
   const api = useApi()
   const { user } = useAuth()
-  const { actor, view } = useCredentialChange({
-    sendCode: (number) =>
-      api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', {
-        mobilePhone: { number },
-      }),
+  const sendPhoneCode = (number: string) =>
+    api.post<CodeSent>('/private/client/change/phone/send-code', { mobilePhone: { number } })
+  const change = useCredentialChange({
+    sendCode: sendPhoneCode,
     save: (number, code) =>
       api.put<{ client: AuthUser }>('/private/client/change/phone', { mobilePhone: { number }, code }),
   })
@@ -178,47 +222,32 @@ export function ChangePhonePage() {
     }
     try {
       // Asked again too soon: the machine still moves on to the code step, counting down.
-      await settle(actor, { type: 'SEND_CODE', value: values.mobilePhone.number }, 'sendingCode')
+      await settle(change.actor, { type: 'SEND_CODE', value: values.mobilePhone.number }, 'sendingCode')
     } catch (error) {
       fail(error, form.setError)
     }
   })
   return (
-    <ChangeLayout title={m.titles.profile_change_phone}>
-      {view.done ? <FormSuccess>{m.auth.change.phoneDone}</FormSuccess> : null}
-      {view.codeStep ? (
-        <>
-          <p className="lead">{fmt(m.auth.change.codeSent, { target: view.value ?? '' })}</p>
-          <CodeStep
-            submitLabel={m.auth.change.submit}
-            nextCodeAt={view.nextCodeAt}
-            limited={view.limited}
-            onSubmit={async (code) => {
-              await settle(actor, { type: 'SUBMIT', code }, 'saving')
-              form.reset()
-            }}
-            onResend={() =>
-              api.post<{ nextCodeAt?: string }>('/private/client/change/phone/send-code', {
-                mobilePhone: { number: view.value },
-              })
-            }
-          />
-        </>
-      ) : (
-        <form className="auth-form" noValidate onSubmit={sendCode}>
-          <FormError error={formError} />
-          <TextField
-            label={m.auth.fields.newPhone}
-            hint={m.auth.fields.phoneHint}
-            error={fieldError('mobilePhone.number')}
-            {...phoneInputProps(form.register('mobilePhone.number'))}
-          />
-          <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
-            {m.auth.change.sendCode}
-          </button>
-        </form>
-      )}
-    </ChangeLayout>
+    <CredentialChangeSteps
+      title={m.titles.profile_change_phone}
+      doneText={m.auth.change.phoneDone}
+      change={change}
+      resend={sendPhoneCode}
+      onSaved={() => form.reset()}
+    >
+      <form className="auth-form" noValidate onSubmit={sendCode}>
+        <FormError error={formError} />
+        <TextField
+          label={m.auth.fields.newPhone}
+          hint={m.auth.fields.phoneHint}
+          error={fieldError('mobilePhone.number')}
+          {...phoneInputProps(form.register('mobilePhone.number'))}
+        />
+        <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
+          {m.auth.change.sendCode}
+        </button>
+      </form>
+    </CredentialChangeSteps>
   )
 }
 
@@ -228,9 +257,10 @@ export function ChangeEmailPage() {
   const m = useMessages()
   const api = useApi()
   const { user } = useAuth()
-  const { actor, view } = useCredentialChange({
-    sendCode: (email) =>
-      api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', { email }),
+  const sendEmailCode = (email: string) =>
+    api.post<CodeSent>('/private/client/change/email/send-code', { email })
+  const change = useCredentialChange({
+    sendCode: sendEmailCode,
     save: (email, code) => api.put<{ client: AuthUser }>('/private/client/change/email', { email, code }),
   })
   const form = useForm({
@@ -245,47 +275,32 @@ export function ChangeEmailPage() {
       return
     }
     try {
-      await settle(actor, { type: 'SEND_CODE', value: values.email }, 'sendingCode')
+      await settle(change.actor, { type: 'SEND_CODE', value: values.email }, 'sendingCode')
     } catch (error) {
       fail(error, form.setError)
     }
   })
   return (
-    <ChangeLayout title={m.titles.profile_change_email}>
-      {view.done ? <FormSuccess>{m.auth.change.emailDone}</FormSuccess> : null}
-      {view.codeStep ? (
-        <>
-          <p className="lead">{fmt(m.auth.change.codeSent, { target: view.value ?? '' })}</p>
-          <CodeStep
-            submitLabel={m.auth.change.submit}
-            nextCodeAt={view.nextCodeAt}
-            limited={view.limited}
-            onSubmit={async (code) => {
-              await settle(actor, { type: 'SUBMIT', code }, 'saving')
-              form.reset()
-            }}
-            onResend={() =>
-              api.post<{ nextCodeAt?: string }>('/private/client/change/email/send-code', {
-                email: view.value,
-              })
-            }
-          />
-        </>
-      ) : (
-        <form className="auth-form" noValidate onSubmit={sendCode}>
-          <FormError error={formError} />
-          <TextField
-            label={m.auth.fields.newEmail}
-            type="email"
-            autoComplete="email"
-            error={fieldError('email')}
-            {...form.register('email')}
-          />
-          <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
-            {m.auth.change.sendCode}
-          </button>
-        </form>
-      )}
-    </ChangeLayout>
+    <CredentialChangeSteps
+      title={m.titles.profile_change_email}
+      doneText={m.auth.change.emailDone}
+      change={change}
+      resend={sendEmailCode}
+      onSaved={() => form.reset()}
+    >
+      <form className="auth-form" noValidate onSubmit={sendCode}>
+        <FormError error={formError} />
+        <TextField
+          label={m.auth.fields.newEmail}
+          type="email"
+          autoComplete="email"
+          error={fieldError('email')}
+          {...form.register('email')}
+        />
+        <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
+          {m.auth.change.sendCode}
+        </button>
+      </form>
+    </CredentialChangeSteps>
   )
 }
