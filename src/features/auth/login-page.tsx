@@ -12,7 +12,7 @@ import { clientLoginSchema, userLoginSchema } from '../../../domain/identity'
 import { isLoggedIn } from '../../../machines/auth.machine'
 import { useApi, useAuthActor } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
-import { FormError, TextField } from '../../ui/forms/fields'
+import { FormError, TextField, type TextFieldProps } from '../../ui/forms/fields'
 import { captchaToken } from './captcha'
 import { CodeStep } from './code-step'
 import { deviceHeaders, deviceId } from './device'
@@ -96,50 +96,65 @@ function LoginTabs({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   )
 }
 
+/**
+ * Posts a login (client or back office) with the captcha token and this device, and hands the second-factor
+ * wait on. The token itself arrives in the Authorization header; the API client gives it to the auth machine.
+ */
+function useLoginCall(path: '/public/client/login' | '/public/user/login', onCodeSent: OnCodeSent) {
+  const api = useApi()
+  const action = path === '/public/client/login' ? 'login' : 'user_login'
+  return async (credentials: { password: string } & ({ login: string } | { email: string })) => {
+    const answer = await api.post<{ nextCodeAt?: string | null } | null>(
+      path,
+      { ...credentials, captchaToken: await captchaToken(action), deviceId: deviceId() },
+      { headers: deviceHeaders() },
+    )
+    onCodeSent(answer?.nextCodeAt ?? null)
+  }
+}
+
+/** The two fields of a login, an identifier (phone or e-mail, or the back office's e-mail) and the password. */
+function CredentialFields({
+  formError,
+  identifier,
+  password,
+}: {
+  formError: Parameters<typeof FormError>[0]['error']
+  identifier: TextFieldProps
+  password: Omit<TextFieldProps, 'label'>
+}) {
+  const m = useMessages().auth
+  return (
+    <>
+      <FormError error={formError} />
+      <TextField autoComplete="username" {...identifier} />
+      <TextField label={m.fields.password} type="password" autoComplete="current-password" {...password} />
+    </>
+  )
+}
+
 const CLIENT_FIELDS = ['login', 'password'] as const
 
 function ClientLoginForm({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth
-  const api = useApi()
+  const logIn = useLoginCall('/public/client/login', onCodeSent)
   const form = useForm({
     resolver: standardSchemaResolver(clientLoginSchema),
     defaultValues: { login: '', password: '' },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, CLIENT_FIELDS)
-  const submit = form.handleSubmit(async (values) => {
+  const submit = form.handleSubmit((values) => {
     setFormError(null)
-    try {
-      // The token arrives in the Authorization header; the API client hands it to the auth machine.
-      const answer = await api.post<{ nextCodeAt?: string | null } | null>(
-        '/public/client/login',
-        {
-          login: values.login,
-          password: values.password,
-          captchaToken: await captchaToken('login'),
-          deviceId: deviceId(),
-        },
-        { headers: deviceHeaders() },
-      )
-      onCodeSent(answer?.nextCodeAt ?? null)
-    } catch (error) {
-      fail(error, form.setError)
-    }
+    return logIn({ login: values.login, password: values.password }).catch((error) =>
+      fail(error, form.setError),
+    )
   })
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
-      <FormError error={formError} />
-      <TextField
-        label={m.fields.login}
-        autoComplete="username"
-        error={fieldError('login')}
-        {...form.register('login')}
-      />
-      <TextField
-        label={m.fields.password}
-        type="password"
-        autoComplete="current-password"
-        error={fieldError('password')}
-        {...form.register('password')}
+      <CredentialFields
+        formError={formError}
+        identifier={{ label: m.fields.login, error: fieldError('login'), ...form.register('login') }}
+        password={{ error: fieldError('password'), ...form.register('password') }}
       />
       <div className="button-row">
         <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
@@ -163,46 +178,29 @@ const USER_FIELDS = ['email', 'password'] as const
 
 function BackOfficeLoginForm({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth
-  const api = useApi()
+  const logIn = useLoginCall('/public/user/login', onCodeSent)
   const form = useForm({
     resolver: standardSchemaResolver(userLoginSchema),
     defaultValues: { email: '', password: '' },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, USER_FIELDS)
-  const submit = form.handleSubmit(async (values) => {
+  const submit = form.handleSubmit((values) => {
     setFormError(null)
-    try {
-      const answer = await api.post<{ nextCodeAt?: string | null } | null>(
-        '/public/user/login',
-        {
-          email: values.email,
-          password: values.password,
-          captchaToken: await captchaToken('user_login'),
-          deviceId: deviceId(),
-        },
-        { headers: deviceHeaders() },
-      )
-      onCodeSent(answer?.nextCodeAt ?? null)
-    } catch (error) {
-      fail(error, form.setError)
-    }
+    return logIn({ email: values.email, password: values.password }).catch((error) =>
+      fail(error, form.setError),
+    )
   })
   return (
     <form className="auth-form" noValidate onSubmit={submit}>
-      <FormError error={formError} />
-      <TextField
-        label={m.fields.email}
-        type="email"
-        autoComplete="username"
-        error={fieldError('email')}
-        {...form.register('email')}
-      />
-      <TextField
-        label={m.fields.password}
-        type="password"
-        autoComplete="current-password"
-        error={fieldError('password')}
-        {...form.register('password')}
+      <CredentialFields
+        formError={formError}
+        identifier={{
+          label: m.fields.email,
+          type: 'email',
+          error: fieldError('email'),
+          ...form.register('email'),
+        }}
+        password={{ error: fieldError('password'), ...form.register('password') }}
       />
       <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
         {m.login.submit}
