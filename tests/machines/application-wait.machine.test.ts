@@ -10,8 +10,8 @@
  * and `statusChanged` (the journey refresh) must have run exactly when the status answered something new.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AnyMachineSnapshot, createActor, fromPromise, SimulatedClock, transition } from 'xstate'
-import { createTestModel, type TestPath } from 'xstate/graph'
+import { type AnyMachineSnapshot, createActor, fromPromise, SimulatedClock } from 'xstate'
+import { createTestModel } from 'xstate/graph'
 import {
   type ApplicationStatusFacts,
   type ApplicationWaitContext,
@@ -22,13 +22,8 @@ import {
   waitErrorCodeOf,
 } from '../../machines/application-wait.machine'
 import { type Deferred, deferred, flush } from '../support/deferred'
-import {
-  createCoverageRecorder,
-  formatCoverage,
-  listModelEvents,
-  listTransitions,
-  toModelMachine,
-} from '../support/model-coverage'
+import { listModelEvents, toModelMachine } from '../support/model-coverage'
+import { coverEveryTransition, type ModelPath, type Recorders, replayPath } from '../support/model-replay'
 
 type Answer = ApplicationStatusFacts | null
 
@@ -116,13 +111,6 @@ function serializeState(state: AnyMachineSnapshot): string {
 
 const input: ApplicationWaitInput = { pollInterval: POLL, timeout: TIMEOUT }
 const testModel = createTestModel(modelMachine, { events: modelEvents, serializeState, input, limit: 10_000 })
-type ModelPath = TestPath<AnyMachineSnapshot, ModelEvent>
-type Recorder = ReturnType<typeof createCoverageRecorder>
-
-const modelTransitionKey = new Map(listTransitions(modelMachine).map((t) => [t.definition, t.key]))
-function transitionsTaken(state: AnyMachineSnapshot, event: ModelEvent): string[] {
-  return modelMachine.getTransitionData(state, event).flatMap((t) => modelTransitionKey.get(t) ?? [])
-}
 
 /** Invariants stated from the page's promise rather than from the machine. */
 function assertInvariants(snapshot: AnyMachineSnapshot, fetchesPending: number) {
@@ -132,10 +120,9 @@ function assertInvariants(snapshot: AnyMachineSnapshot, fetchesPending: number) 
   if (!c.answered) expect(c.status).toBeNull()
 }
 
-async function replay(path: ModelPath, recorders: { model: Recorder; live: Recorder }) {
+async function replay(path: ModelPath<ModelEvent>, recorders: Recorders) {
   const model = createActor(modelMachine, { input, inspect: recorders.model.inspect }).start()
   const live = startLive(input, { inspect: recorders.live.inspect })
-  const reached: AnyMachineSnapshot[] = []
   let waitStarted = 0
   let pending = 1
   const settle = async (event: ModelEvent, act: () => Promise<void>) => {
@@ -149,8 +136,13 @@ async function replay(path: ModelPath, recorders: { model: Recorder; live: Recor
       event.type === ANSWERED && (!before.answered || before.status !== (event.output?.status ?? null))
     expect(live.calls.refreshes).toBe(refreshes + (changed ? 1 : 0))
   }
-  try {
-    await testPathOn(path, {
+  return replayPath({
+    testModel,
+    path,
+    model,
+    live: live.actor,
+    invariants: (snapshot) => assertInvariants(snapshot, pending),
+    events: {
       KEEP_WAITING: async ({ event }) => {
         const fetches = live.calls.fetches.length
         model.send(event)
@@ -183,71 +175,18 @@ async function replay(path: ModelPath, recorders: { model: Recorder; live: Recor
         live.clock.increment(TIMEOUT * 2)
         expect(live.calls.fetches.length).toBe(fetches)
       },
-    })
-    return reached
-  } finally {
-    model.stop()
-    live.actor.stop()
-  }
-
-  async function testPathOn(
-    p: ModelPath,
-    handlers: Record<string, (step: { event: ModelEvent }) => Promise<void>>,
-  ) {
-    await testModel.testPath(p, {
-      events: handlers,
-      states: {
-        '*': () => {
-          const expected = model.getSnapshot()
-          const actual = live.snapshot()
-          expect(actual.value).toEqual(expected.value)
-          expect(actual.context).toEqual(expected.context)
-          assertInvariants(actual, pending)
-          reached.push(expected)
-        },
-      },
-    })
-  }
+    },
+  })
 }
 
 describe('application wait model-based paths, replayed on the real machine', () => {
   it('reach every state node and take every transition', async () => {
-    const recorders = {
-      model: createCoverageRecorder(modelMachine),
-      live: createCoverageRecorder(liveMachine),
-    }
-    let paths = 0
-    let extended = 0
-    const visited: { path: ModelPath; at: number; state: AnyMachineSnapshot }[] = []
-    for (const path of testModel.getShortestPaths()) {
-      paths++
-      const states = await replay(path, recorders)
-      states.forEach((state, at) => {
-        visited.push({ path, at, state })
-      })
-    }
-    // A transition back to a state already known (the same status again) lies on no shortest path.
-    for (const key of recorders.model.report().transitions.missing) {
-      const found = visited
-        .flatMap((v) => modelEvents.map((event) => ({ ...v, event })))
-        .find(({ state, event }) => transitionsTaken(state, event).includes(key))
-      if (!found) continue
-      extended++
-      paths++
-      const prefix = found.path.steps.slice(0, found.at + 1)
-      const [next] = transition(modelMachine, found.state, found.event)
-      await replay(
-        { ...found.path, steps: [...prefix, { event: found.event, state: next }], state: next },
-        recorders,
-      )
-    }
-    const live = recorders.live.report()
-    const model = recorders.model.report()
-    console.info(`${formatCoverage('application-wait', live)} (${paths} paths, ${extended} extended)`)
-    expect(live.states.missing).toEqual([])
-    expect(live.transitions.missing).toEqual([])
-    expect(model.states.missing).toEqual([])
-    expect(model.transitions.missing).toEqual([])
+    await coverEveryTransition('application-wait', {
+      modelMachine,
+      liveMachine,
+      events: modelEvents,
+      runs: [{ testModel, replay }],
+    })
   })
 })
 

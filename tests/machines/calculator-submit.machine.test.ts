@@ -9,8 +9,8 @@
  * spec's page for the decision, and an application is made exactly when the decision says so.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AnyMachineSnapshot, createActor, fromPromise, transition } from 'xstate'
-import { createTestModel, type TestPath } from 'xstate/graph'
+import { type AnyMachineSnapshot, createActor, fromPromise } from 'xstate'
+import { createTestModel } from 'xstate/graph'
 import type { SubmitTarget } from '../../domain/calculator-rules'
 import type { SubmitDecision } from '../../machines/calculator.machine'
 import {
@@ -26,13 +26,8 @@ import {
   submitRoute,
 } from '../../machines/calculator-submit.machine'
 import { type Deferred, deferred, flush } from '../support/deferred'
-import {
-  createCoverageRecorder,
-  formatCoverage,
-  listModelEvents,
-  listTransitions,
-  toModelMachine,
-} from '../support/model-coverage'
+import { listModelEvents, toModelMachine } from '../support/model-coverage'
+import { coverEveryTransition, type ModelPath, type Recorders, replayPath } from '../support/model-replay'
 
 /** Spec section 4, stated here rather than read from the machine. */
 const pageOf: Record<SubmitTarget, SubmitRoute> = {
@@ -123,13 +118,6 @@ function serializeState(state: AnyMachineSnapshot): string {
 }
 
 const testModel = createTestModel(modelMachine, { events: modelEvents, serializeState, limit: 10_000 })
-type ModelPath = TestPath<AnyMachineSnapshot, ModelEvent>
-type Recorder = ReturnType<typeof createCoverageRecorder>
-
-const modelTransitionKey = new Map(listTransitions(modelMachine).map((t) => [t.definition, t.key]))
-function transitionsTaken(state: AnyMachineSnapshot, event: ModelEvent): string[] {
-  return modelMachine.getTransitionData(state, event).flatMap((t) => modelTransitionKey.get(t) ?? [])
-}
 
 /** The spec's promise in every state: the page named is the decision's page, and only while leaving. */
 function assertInvariants(snapshot: CalculatorSubmitSnapshot) {
@@ -150,10 +138,9 @@ function assertInvariants(snapshot: CalculatorSubmitSnapshot) {
   expect(isSubmitting(snapshot)).toBe(snapshot.matches('creating') || snapshot.matches('leaving'))
 }
 
-async function replay(path: ModelPath, recorders: { model: Recorder; live: Recorder }) {
+async function replay(path: ModelPath<ModelEvent>, recorders: Recorders) {
   const model = createActor(modelMachine, { inspect: recorders.model.inspect }).start()
   const live = startLive({ inspect: recorders.live.inspect })
-  const reached: AnyMachineSnapshot[] = []
   const userEvent = async ({ event }: { event: ModelEvent }) => {
     const creates = live.calls.creates.length
     model.send(event)
@@ -167,81 +154,40 @@ async function replay(path: ModelPath, recorders: { model: Recorder; live: Recor
       expect(live.calls.creates).toHaveLength(creates)
     }
   }
-  try {
-    await testModel.testPath(path, {
-      events: {
-        SUBMIT: userEvent,
-        ROUTED: userEvent,
-        DISMISS: userEvent,
-        [CREATED]: async ({ event }: { event: ModelEvent }) => {
-          const created = live.calls.created
-          model.send(event)
-          await live.created()
-          expect(live.calls.created).toBe(created + 1)
-        },
-        [CREATE_FAILED]: async ({ event }: { event: ModelEvent }) => {
-          const created = live.calls.created
-          model.send(event)
-          await live.failed(event.error)
-          expect(live.calls.created).toBe(created)
-        },
+  return replayPath({
+    testModel,
+    path,
+    model,
+    live: live.actor,
+    events: {
+      SUBMIT: userEvent,
+      ROUTED: userEvent,
+      DISMISS: userEvent,
+      [CREATED]: async ({ event }: { event: ModelEvent }) => {
+        const created = live.calls.created
+        model.send(event)
+        await live.created()
+        expect(live.calls.created).toBe(created + 1)
       },
-      states: {
-        '*': () => {
-          const expected = model.getSnapshot()
-          const actual = live.snapshot()
-          expect(actual.value).toEqual(expected.value)
-          expect(actual.context).toEqual(expected.context)
-          assertInvariants(actual)
-          reached.push(expected)
-        },
+      [CREATE_FAILED]: async ({ event }: { event: ModelEvent }) => {
+        const created = live.calls.created
+        model.send(event)
+        await live.failed(event.error)
+        expect(live.calls.created).toBe(created)
       },
-    })
-    return reached
-  } finally {
-    model.stop()
-    live.actor.stop()
-  }
+    },
+    invariants: (snapshot) => assertInvariants(snapshot as CalculatorSubmitSnapshot),
+  })
 }
 
 describe('calculator submit model-based paths, replayed on the real machine', () => {
   it('reach every state node and take every transition', async () => {
-    const recorders = {
-      model: createCoverageRecorder(modelMachine),
-      live: createCoverageRecorder(liveMachine),
-    }
-    let paths = 0
-    let extended = 0
-    const visited: { path: ModelPath; at: number; state: AnyMachineSnapshot }[] = []
-    for (const path of testModel.getShortestPaths()) {
-      paths++
-      const states = await replay(path, recorders)
-      states.forEach((state, at) => {
-        visited.push({ path, at, state })
-      })
-    }
-    // Transitions back to a state already known lie on no shortest path: one replayed prefix and one event.
-    for (const key of recorders.model.report().transitions.missing) {
-      const found = visited
-        .flatMap((v) => modelEvents.map((event) => ({ ...v, event })))
-        .find(({ state, event }) => transitionsTaken(state, event).includes(key))
-      if (!found) continue
-      extended++
-      paths++
-      const prefix = found.path.steps.slice(0, found.at + 1)
-      const [next] = transition(modelMachine, found.state, found.event)
-      await replay(
-        { ...found.path, steps: [...prefix, { event: found.event, state: next }], state: next },
-        recorders,
-      )
-    }
-    const live = recorders.live.report()
-    const model = recorders.model.report()
-    console.info(`${formatCoverage('calculator-submit', live)} (${paths} paths, ${extended} extended)`)
-    expect(live.states.missing).toEqual([])
-    expect(live.transitions.missing).toEqual([])
-    expect(model.states.missing).toEqual([])
-    expect(model.transitions.missing).toEqual([])
+    await coverEveryTransition('calculator-submit', {
+      modelMachine,
+      liveMachine,
+      events: modelEvents,
+      runs: [{ testModel, replay }],
+    })
   })
 })
 

@@ -9,8 +9,8 @@
  * has spent ticking, and a tick must not fire a millisecond before its second is over.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AnyMachineSnapshot, createActor, fromPromise, SimulatedClock, transition } from 'xstate'
-import { createTestModel, type TestPath } from 'xstate/graph'
+import { type AnyMachineSnapshot, createActor, fromPromise, SimulatedClock } from 'xstate'
+import { createTestModel } from 'xstate/graph'
 import {
   type CodeRequestContext,
   type CodeRequestInput,
@@ -21,13 +21,8 @@ import {
   DEFAULT_WAIT_SECONDS,
 } from '../../machines/code-request.machine'
 import { type Deferred, deferred, flush } from '../support/deferred'
-import {
-  createCoverageRecorder,
-  formatCoverage,
-  listModelEvents,
-  listTransitions,
-  toModelMachine,
-} from '../support/model-coverage'
+import { listModelEvents, toModelMachine } from '../support/model-coverage'
+import { coverEveryTransition, type ModelPath, type Recorders, replayPath } from '../support/model-replay'
 
 const NOW = Date.parse('2026-11-25T06:00:00.000Z')
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -147,12 +142,6 @@ const createModel = (input: Omit<CodeRequestInput, 'now'>) =>
     limit: 20_000,
   })
 type Model = ReturnType<typeof createModel>
-type ModelPath = TestPath<AnyMachineSnapshot, ModelEvent>
-type Recorder = ReturnType<typeof createCoverageRecorder>
-
-const modelTransitionKey = new Map(listTransitions(modelMachine).map((t) => [t.definition, t.key]))
-const transitionsTaken = (state: AnyMachineSnapshot, event: ModelEvent) =>
-  modelMachine.getTransitionData(state, event).flatMap((t) => modelTransitionKey.get(t) ?? [])
 
 /** Stated from the product rules, not read off the machine. */
 function assertInvariants(snapshot: AnyMachineSnapshot) {
@@ -186,70 +175,60 @@ function comparable(context: CodeRequestContext, offset: number) {
 
 async function replay(
   testModel: Model,
-  path: ModelPath,
+  path: ModelPath<ModelEvent>,
   input: Omit<CodeRequestInput, 'now'>,
-  recorders: { model: Recorder; live: Recorder },
+  recorders: Recorders,
 ): Promise<AnyMachineSnapshot[]> {
   const model = createActor(modelMachine, {
     input: modelInput(input),
     inspect: recorders.model.inspect,
   }).start()
   const live = startLive(input, { inspect: recorders.live.inspect })
-  const reached: AnyMachineSnapshot[] = []
   const offset = () => live.clock.now()
   // How late on the real clock the last answer came (the model's answers all come at NOW): its retryAt is as late.
   let shift = 0
-  try {
-    await testModel.testPath(path, {
-      events: {
-        SEND: ({ event }: { event: ModelEvent }) => {
-          const before = live.requests.length
-          model.send(event)
-          live.actor.send({ type: 'SEND' })
-          // SEND makes exactly one request, and only when the button is there.
-          expect(live.requests.length).toBe(before + (model.getSnapshot().matches('sending') ? 1 : 0))
-        },
-        [SENT]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          shift = offset()
-          const output = event.output?.nextCodeAt
-            ? { nextCodeAt: iso(Date.parse(event.output.nextCodeAt) + offset()) }
-            : event.output
-          await live.answer(output)
-        },
-        [REFUSED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          shift = offset()
-          await live.fail(event.error)
-        },
-        [TICK]: () => {
-          const before = live.context()
-          model.send(event(TICK))
-          // A tick comes when the shown second is over: one second after the last, never a millisecond early.
-          const due = (before.retryAt ?? 0) - live.now() - (before.secondsLeft - 1) * 1000
-          expect(due).toBe(1000)
-          live.clock.increment(due - 1)
-          expect(live.context().secondsLeft).toBe(before.secondsLeft)
-          expect(live.snapshot().value).toBe('waiting')
-          live.clock.increment(1)
-        },
+  return replayPath({
+    testModel,
+    path,
+    model,
+    live: live.actor,
+    invariants: assertInvariants,
+    expectSameContext: (actual, expected) =>
+      expect(comparable(actual, shift)).toEqual(comparable(expected, 0)),
+    events: {
+      SEND: ({ event }: { event: ModelEvent }) => {
+        const before = live.requests.length
+        model.send(event)
+        live.actor.send({ type: 'SEND' })
+        // SEND makes exactly one request, and only when the button is there.
+        expect(live.requests.length).toBe(before + (model.getSnapshot().matches('sending') ? 1 : 0))
       },
-      states: {
-        '*': () => {
-          const expected = model.getSnapshot()
-          const actual = live.snapshot()
-          expect(actual.value).toEqual(expected.value)
-          expect(comparable(actual.context, shift)).toEqual(comparable(expected.context, 0))
-          assertInvariants(actual)
-          reached.push(expected)
-        },
+      [SENT]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        shift = offset()
+        const output = event.output?.nextCodeAt
+          ? { nextCodeAt: iso(Date.parse(event.output.nextCodeAt) + offset()) }
+          : event.output
+        await live.answer(output)
       },
-    })
-    return reached
-  } finally {
-    model.stop()
-    live.actor.stop()
-  }
+      [REFUSED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        shift = offset()
+        await live.fail(event.error)
+      },
+      [TICK]: () => {
+        const before = live.context()
+        model.send(event(TICK))
+        // A tick comes when the shown second is over: one second after the last, never a millisecond early.
+        const due = (before.retryAt ?? 0) - live.now() - (before.secondsLeft - 1) * 1000
+        expect(due).toBe(1000)
+        live.clock.increment(due - 1)
+        expect(live.context().secondsLeft).toBe(before.secondsLeft)
+        expect(live.snapshot().value).toBe('waiting')
+        live.clock.increment(1)
+      },
+    },
+  })
 }
 
 const event = (type: string): ModelEvent => ({ type })
@@ -265,52 +244,15 @@ const inputs: Omit<CodeRequestInput, 'now'>[] = [
 
 describe('code request model-based paths, replayed on the real machine', () => {
   it('reach every state node and take every transition', async () => {
-    const recorders = {
-      model: createCoverageRecorder(modelMachine),
-      live: createCoverageRecorder(liveMachine),
-    }
-    let paths = 0
-    let extended = 0
-    let steps = 0
-    for (const input of inputs) {
-      const model = createModel(input)
-      const visited: { path: ModelPath; at: number; state: AnyMachineSnapshot }[] = []
-      for (const path of model.getShortestPaths()) {
-        paths++
-        steps += path.steps.length
-        const states = await replay(model, path, input, recorders)
-        states.forEach((state, at) => {
-          visited.push({ path, at, state })
-        })
-      }
-      // Transitions back into a state already known lie on no shortest path: extend a prefix by one event.
-      for (const key of recorders.model.report().transitions.missing) {
-        const found = visited
-          .flatMap((v) => modelEvents.map((e) => ({ ...v, event: e })))
-          .find(({ state, event }) => transitionsTaken(state, event).includes(key))
-        if (!found) continue
-        extended++
-        paths++
-        const prefix = found.path.steps.slice(0, found.at + 1)
-        const [next] = transition(modelMachine, found.state, found.event)
-        steps += prefix.length + 1
-        await replay(
-          model,
-          { ...found.path, steps: [...prefix, { event: found.event, state: next }], state: next },
-          input,
-          recorders,
-        )
-      }
-    }
-    const live = recorders.live.report()
-    const model = recorders.model.report()
-    console.info(
-      `${formatCoverage('code-request', live)} (${paths} paths, ${extended} of them extended, ${steps} steps)`,
-    )
-    expect(live.states.missing).toEqual([])
-    expect(live.transitions.missing).toEqual([])
-    expect(model.states.missing).toEqual([])
-    expect(model.transitions.missing).toEqual([])
+    await coverEveryTransition('code-request', {
+      modelMachine,
+      liveMachine,
+      events: modelEvents,
+      runs: inputs.map((input) => {
+        const testModel = createModel(input)
+        return { testModel, replay: (path, recorders) => replay(testModel, path, input, recorders) }
+      }),
+    })
   })
 })
 

@@ -22,8 +22,8 @@
  * 4. Coverage of the real machine's state nodes and transitions is recorded and must be complete.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type AnyMachineSnapshot, createActor, fromPromise, type InspectionEvent, transition } from 'xstate'
-import { createTestModel, type TestPath } from 'xstate/graph'
+import { type AnyMachineSnapshot, createActor, fromPromise, type InspectionEvent } from 'xstate'
+import { createTestModel } from 'xstate/graph'
 import { flowSteps } from '../../domain/journey/client-journey.machine'
 import {
   type ApplicationFacts,
@@ -48,13 +48,8 @@ import {
   unrecognisedFlowOf,
 } from '../../machines/flow-sync.machine'
 import { type Deferred, deferred, flush } from '../support/deferred'
-import {
-  createCoverageRecorder,
-  formatCoverage,
-  listModelEvents,
-  listTransitions,
-  toModelMachine,
-} from '../support/model-coverage'
+import { listModelEvents, toModelMachine } from '../support/model-coverage'
+import { coverEveryTransition, type ModelPath, type Recorders, replayPath } from '../support/model-replay'
 
 // ---------------------------------------------------------------------------------------------------------
 // Facts
@@ -250,12 +245,6 @@ function serializeState(state: AnyMachineSnapshot): string {
 }
 
 const testModel = createTestModel(modelMachine, { events: modelEvents, serializeState, limit: 100_000 })
-type ModelPath = TestPath<AnyMachineSnapshot, ModelEvent>
-
-const modelTransitionKey = new Map(listTransitions(modelMachine).map((t) => [t.definition, t.key]))
-function transitionsTaken(state: AnyMachineSnapshot, event: ModelEvent): string[] {
-  return modelMachine.getTransitionData(state, event).flatMap((t) => modelTransitionKey.get(t) ?? [])
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Invariants, stated from the spec rather than from the machine.
@@ -298,12 +287,9 @@ function assertInvariants(snapshot: FlowSyncSnapshot, live: Live) {
   )
 }
 
-type Recorder = ReturnType<typeof createCoverageRecorder>
-
-async function replay(path: ModelPath, recorders: { model: Recorder; live: Recorder }) {
+async function replay(path: ModelPath<ModelEvent>, recorders: Recorders) {
   const model = createActor(modelMachine, { inspect: recorders.model.inspect }).start()
   const live = startLive(recorders.live.inspect)
-  const reached: AnyMachineSnapshot[] = []
   const send = ({ event }: { event: ModelEvent }) => {
     model.send(event)
     live.send(event as FlowSyncEvent)
@@ -320,108 +306,62 @@ async function replay(path: ModelPath, recorders: { model: Recorder; live: Recor
     live.elapse()
     expect(live.fetches.length).toBe(before + 1)
   }
-  try {
-    await testModel.testPath(path, {
-      events: {
-        [FLOW_FETCHED]: async ({ event }: { event: ModelEvent }) => {
-          const reportsBefore = reports.length
-          model.send(event)
-          await live.answer(event.output as FlowAnswer)
-          // An unrecognised answer is reported once, with the names it carried.
-          const output = event.output as FlowAnswer
-          expect(reports.slice(reportsBefore)).toEqual(output.type === 'unrecognised' ? [output.answer] : [])
-        },
-        [FLOW_FAILED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.fail()
-        },
-        [APPLICATION_FETCHED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.answerApplication(event.output as ApplicationFacts)
-        },
-        [APPLICATION_FAILED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.failApplication()
-        },
-        ...Object.fromEntries(POLL_ELAPSED.map((type) => [type, tick])),
-        'FLOW.REFRESH': ({ event }: { event: ModelEvent }) => expectNewFetch(() => send({ event })),
-        'FLOW.RECEIVED': ({ event }: { event: ModelEvent }) => {
-          const before = live.applications.length
-          send({ event })
-          const loading = live.snapshot().matches({ polling: 'loadingApplication' })
-          expect(live.applications.length).toBe(before + (loading ? 1 : 0))
-        },
-        'SESSION.CHANGED': ({ event }: { event: ModelEvent }) => {
-          const wasPolling = live.snapshot().matches('polling')
-          const before = live.fetches.length
-          send({ event })
-          const startsPolling = !wasPolling && live.snapshot().matches('polling')
-          expect(live.fetches.length).toBe(before + (startsPolling ? 1 : 0))
-        },
+  return replayPath({
+    testModel,
+    path,
+    model,
+    live: live.actor,
+    invariants: (snapshot) => assertInvariants(snapshot as FlowSyncSnapshot, live),
+    cleanup: () => vi.clearAllTimers(),
+    events: {
+      [FLOW_FETCHED]: async ({ event }: { event: ModelEvent }) => {
+        const reportsBefore = reports.length
+        model.send(event)
+        await live.answer(event.output as FlowAnswer)
+        // An unrecognised answer is reported once, with the names it carried.
+        const output = event.output as FlowAnswer
+        expect(reports.slice(reportsBefore)).toEqual(output.type === 'unrecognised' ? [output.answer] : [])
       },
-      states: {
-        '*': () => {
-          const expected = model.getSnapshot()
-          const actual = live.snapshot()
-          expect(actual.value).toEqual(expected.value)
-          expect(actual.context).toEqual(expected.context)
-          assertInvariants(actual, live)
-          reached.push(expected)
-        },
+      [FLOW_FAILED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.fail()
       },
-    })
-    return reached
-  } finally {
-    model.stop()
-    live.actor.stop()
-    vi.clearAllTimers()
-  }
+      [APPLICATION_FETCHED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.answerApplication(event.output as ApplicationFacts)
+      },
+      [APPLICATION_FAILED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.failApplication()
+      },
+      ...Object.fromEntries(POLL_ELAPSED.map((type) => [type, tick])),
+      'FLOW.REFRESH': ({ event }: { event: ModelEvent }) => expectNewFetch(() => send({ event })),
+      'FLOW.RECEIVED': ({ event }: { event: ModelEvent }) => {
+        const before = live.applications.length
+        send({ event })
+        const loading = live.snapshot().matches({ polling: 'loadingApplication' })
+        expect(live.applications.length).toBe(before + (loading ? 1 : 0))
+      },
+      'SESSION.CHANGED': ({ event }: { event: ModelEvent }) => {
+        const wasPolling = live.snapshot().matches('polling')
+        const before = live.fetches.length
+        send({ event })
+        const startsPolling = !wasPolling && live.snapshot().matches('polling')
+        expect(live.fetches.length).toBe(before + (startsPolling ? 1 : 0))
+      },
+    },
+  })
 }
 
 describe('flow sync model-based paths, replayed on the real machine', () => {
   it('covers every state node and transition', async () => {
-    const recorders = {
-      model: createCoverageRecorder(modelMachine),
-      live: createCoverageRecorder(liveMachine),
-    }
-    let paths = 0
-    let extended = 0
-    let steps = 0
-    const visited: { path: ModelPath; at: number; state: AnyMachineSnapshot }[] = []
-    for (const path of testModel.getShortestPaths()) {
-      paths++
-      steps += path.steps.length
-      const states = await replay(path, recorders)
-      states.forEach((state, at) => {
-        visited.push({ path, at, state })
-      })
-    }
-    for (const key of recorders.model.report().transitions.missing) {
-      const found = visited
-        .flatMap((v) => modelEvents.map((event) => ({ ...v, event })))
-        .find(({ state, event }) => transitionsTaken(state, event).includes(key))
-      if (!found) continue
-      extended++
-      paths++
-      const prefix = found.path.steps.slice(0, found.at + 1)
-      const [next] = transition(modelMachine, found.state, found.event)
-      steps += prefix.length + 1
-      await replay(
-        { ...found.path, steps: [...prefix, { event: found.event, state: next }], state: next },
-        recorders,
-      )
-    }
-
-    const live = recorders.live.report()
-    const model = recorders.model.report()
-    console.info(
-      `${formatCoverage('flow sync', live)} (${paths} paths, ${extended} of them extended, ${steps} steps, ${new Set(visited.map((v) => serializeState(v.state))).size} abstract states)`,
-    )
-    console.info(formatCoverage('flow sync model', model))
-    expect(live.states.missing).toEqual([])
-    expect(live.transitions.missing).toEqual([])
-    expect(model.states.missing).toEqual([])
-    expect(model.transitions.missing).toEqual([])
+    await coverEveryTransition('flow sync', {
+      modelMachine,
+      liveMachine,
+      events: modelEvents,
+      runs: [{ testModel, replay }],
+      describe: ({ visited }) => `, ${new Set(visited.map(serializeState)).size} abstract states`,
+    })
   }, 300_000)
 })
 

@@ -10,8 +10,8 @@
  * to a state already known lie on no shortest path: each gets a replayed prefix extended by one event.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AnyMachineSnapshot, createActor, fromPromise, type InspectionEvent, transition } from 'xstate'
-import { createTestModel, type TestPath } from 'xstate/graph'
+import { type AnyMachineSnapshot, createActor, fromPromise, type InspectionEvent } from 'xstate'
+import { createTestModel } from 'xstate/graph'
 import {
   applicationStatus,
   type DecisionApplication,
@@ -27,13 +27,8 @@ import {
   offerDecisionMachine,
 } from '../../machines/offer-decision.machine'
 import { type Deferred, deferred, flush } from '../support/deferred'
-import {
-  createCoverageRecorder,
-  formatCoverage,
-  listModelEvents,
-  listTransitions,
-  toModelMachine,
-} from '../support/model-coverage'
+import { listModelEvents, toModelMachine } from '../support/model-coverage'
+import { coverEveryTransition, type ModelPath, type Recorders, replayPath } from '../support/model-replay'
 
 const php = (pesos: number) => pesos * 100
 
@@ -152,13 +147,6 @@ function createModel(input: OfferDecisionInput) {
   return createTestModel(modelMachine, { events: modelEvents, serializeState, input, limit: 10_000 })
 }
 type Model = ReturnType<typeof createModel>
-type ModelPath = TestPath<AnyMachineSnapshot, ModelEvent>
-type Recorder = ReturnType<typeof createCoverageRecorder>
-
-const modelTransitionKey = new Map(listTransitions(modelMachine).map((t) => [t.definition, t.key]))
-function transitionsTaken(state: AnyMachineSnapshot, event: ModelEvent): string[] {
-  return modelMachine.getTransitionData(state, event).flatMap((t) => modelTransitionKey.get(t) ?? [])
-}
 
 /** Invariants stated from the spec rather than from the machine. */
 function assertInvariants(snapshot: AnyMachineSnapshot, input: OfferDecisionInput) {
@@ -178,13 +166,12 @@ function assertInvariants(snapshot: AnyMachineSnapshot, input: OfferDecisionInpu
 
 async function replay(
   testModel: Model,
-  path: ModelPath,
+  path: ModelPath<ModelEvent>,
   input: OfferDecisionInput,
-  recorders: { model: Recorder; live: Recorder },
+  recorders: Recorders,
 ): Promise<AnyMachineSnapshot[]> {
   const model = createActor(modelMachine, { input, inspect: recorders.model.inspect }).start()
   const live = startLive(input, recorders.live.inspect)
-  const reached: AnyMachineSnapshot[] = []
   const userEvent = ({ event }: { event: ModelEvent }) => {
     const before = live.calls.sent.length
     model.send(event)
@@ -209,103 +196,55 @@ async function replay(
       expect(live.calls.sent.length).toBe(before)
     }
   }
-  try {
-    await testModel.testPath(path, {
-      events: {
-        APPROVE: userEvent,
-        REFUSE: userEvent,
-        RETRY: async ({ event }: { event: ModelEvent }) => {
-          const reloadsBefore = live.calls.reloads.length
-          userEvent({ event })
-          if (model.getSnapshot().matches('reloading'))
-            expect(live.calls.reloads.length).toBe(reloadsBefore + 1)
-        },
-        BACK: userEvent,
-        [SENT]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.answerSend()
-          expect(live.calls.reloads.at(-1)?.id).toBe(input.application.id)
-        },
-        [SEND_FAILED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.failSend()
-        },
-        [RELOADED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.answerReload(event.output as DecisionApplication)
-        },
-        [RELOAD_FAILED]: async ({ event }: { event: ModelEvent }) => {
-          model.send(event)
-          await live.failReload()
-        },
+  return replayPath({
+    testModel,
+    path,
+    model,
+    live: live.actor,
+    invariants: (snapshot) => assertInvariants(snapshot, input),
+    events: {
+      APPROVE: userEvent,
+      REFUSE: userEvent,
+      RETRY: async ({ event }: { event: ModelEvent }) => {
+        const reloadsBefore = live.calls.reloads.length
+        userEvent({ event })
+        if (model.getSnapshot().matches('reloading'))
+          expect(live.calls.reloads.length).toBe(reloadsBefore + 1)
       },
-      states: {
-        '*': () => {
-          const expected = model.getSnapshot()
-          const actual = live.snapshot()
-          expect(actual.value).toEqual(expected.value)
-          expect(actual.context).toEqual(expected.context)
-          assertInvariants(actual, input)
-          reached.push(expected)
-        },
+      BACK: userEvent,
+      [SENT]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.answerSend()
+        expect(live.calls.reloads.at(-1)?.id).toBe(input.application.id)
       },
-    })
-    return reached
-  } finally {
-    model.stop()
-    live.actor.stop()
-  }
+      [SEND_FAILED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.failSend()
+      },
+      [RELOADED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.answerReload(event.output as DecisionApplication)
+      },
+      [RELOAD_FAILED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.failReload()
+      },
+    },
+  })
 }
 
 describe('offer decision model-based paths, replayed on the real machine', () => {
   it('reach every state node and take every transition', async () => {
-    const recorders = {
-      model: createCoverageRecorder(modelMachine),
-      live: createCoverageRecorder(liveMachine),
-    }
-    let paths = 0
-    let extended = 0
-    let steps = 0
-    for (const application of [decrease, special, increase, noOffer]) {
-      const input = { application }
-      const model = createModel(input)
-      const visited: { path: ModelPath; at: number; state: AnyMachineSnapshot }[] = []
-      for (const path of model.getShortestPaths()) {
-        paths++
-        steps += path.steps.length
-        const states = await replay(model, path, input, recorders)
-        states.forEach((state, at) => {
-          visited.push({ path, at, state })
-        })
-      }
-      for (const key of recorders.model.report().transitions.missing) {
-        const found = visited
-          .flatMap((v) => modelEvents.map((event) => ({ ...v, event })))
-          .find(({ state, event }) => transitionsTaken(state, event).includes(key))
-        if (!found) continue
-        extended++
-        paths++
-        const prefix = found.path.steps.slice(0, found.at + 1)
-        const [next] = transition(modelMachine, found.state, found.event)
-        steps += prefix.length + 1
-        await replay(
-          model,
-          { ...found.path, steps: [...prefix, { event: found.event, state: next }], state: next },
-          input,
-          recorders,
-        )
-      }
-    }
-    const live = recorders.live.report()
-    const model = recorders.model.report()
-    console.info(
-      `${formatCoverage('offer-decision', live)} (${paths} paths, ${extended} of them extended, ${steps} steps)`,
-    )
-    console.info(formatCoverage('offer-decision model', model))
-    expect(live.states.missing).toEqual([])
-    expect(live.transitions.missing).toEqual([])
-    expect(model.states.missing).toEqual([])
-    expect(model.transitions.missing).toEqual([])
+    await coverEveryTransition('offer-decision', {
+      modelMachine,
+      liveMachine,
+      events: modelEvents,
+      runs: [decrease, special, increase, noOffer].map((application) => {
+        const input = { application }
+        const testModel = createModel(input)
+        return { testModel, replay: (path, recorders) => replay(testModel, path, input, recorders) }
+      }),
+    })
   })
 })
 
