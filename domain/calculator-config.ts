@@ -13,23 +13,26 @@ export const initialStateSchema = v.object({
   maxTerm: v.optional(days),
 })
 
-export const calculatorConfigSchema = v.pipe(
-  v.object({
-    termLimits: v.object({
-      minTermForNew: days,
-      maxTermForNew: days,
-      minTermForRepeated: days,
-      maxTermForRepeated: days,
-      interval: days,
-    }),
-    amountLimits: v.object({
-      minMainLoan: centavos,
-      amountTo: centavos,
-      minAdditionLoan: centavos,
-      interval: v.pipe(centavos, v.minValue(1)),
-    }),
-    initialStates: v.object({ new: initialStateSchema, repeated: initialStateSchema }),
+const calculatorConfigShape = v.object({
+  termLimits: v.object({
+    minTermForNew: days,
+    maxTermForNew: days,
+    minTermForRepeated: days,
+    maxTermForRepeated: days,
+    interval: days,
   }),
+  amountLimits: v.object({
+    minMainLoan: centavos,
+    amountTo: centavos,
+    minAdditionLoan: centavos,
+    interval: v.pipe(centavos, v.minValue(1)),
+  }),
+  initialStates: v.object({ new: initialStateSchema, repeated: initialStateSchema }),
+})
+type Shape = v.InferOutput<typeof calculatorConfigShape>
+
+export const calculatorConfigSchema = v.pipe(
+  calculatorConfigShape,
   v.check(
     (c) =>
       c.termLimits.minTermForNew <= c.termLimits.maxTermForNew &&
@@ -40,7 +43,63 @@ export const calculatorConfigSchema = v.pipe(
     (c) => c.amountLimits.minMainLoan <= c.amountLimits.amountTo,
     'The minimum amount must not exceed the maximum amount.',
   ),
+  ...onGridChecks(),
 )
+
+/**
+ * The calculator's slider and the server's offer validation share one grid rule (domain/pricing/grid.ts):
+ * anchored at 0, with the range minimum always allowed. They agree on every amount and term only when each
+ * minimum a range can start from is itself a grid point, so a configuration with a minimum off its interval's
+ * grid is refused (ADR 0005, "One grid rule").
+ */
+function onGridChecks() {
+  const peso = (centavos: number) =>
+    `PHP ${(centavos / 100).toLocaleString('en-PH', { minimumFractionDigits: centavos % 100 ? 2 : 0 })}`
+  const amount = (path: readonly string[], label: string, pick: (c: Shape) => number) =>
+    v.forward<Shape, v.CheckIssue<Shape>, never>(
+      v.check<Shape, v.ErrorMessage<v.CheckIssue<Shape>>>(
+        (c) => !(c.amountLimits.interval >= 1) || pick(c) % c.amountLimits.interval === 0,
+        (issue) => {
+          const c = issue.input
+          return `${label} (${peso(pick(c))}) must be a multiple of the amount interval (${peso(c.amountLimits.interval)}), or the calculator and the server would allow different amounts.`
+        },
+      ),
+      path as never,
+    )
+  const term = (path: readonly string[], label: string, pick: (c: Shape) => number) =>
+    v.forward<Shape, v.CheckIssue<Shape>, never>(
+      v.check<Shape, v.ErrorMessage<v.CheckIssue<Shape>>>(
+        (c) => !(c.termLimits.interval >= 1) || pick(c) % c.termLimits.interval === 0,
+        (issue) =>
+          `${label} (${pick(issue.input)} days) must be a multiple of the term interval (${issue.input.termLimits.interval} days), or the calculator and the server would allow different terms.`,
+      ),
+      path as never,
+    )
+  return [
+    amount(['amountLimits', 'minMainLoan'], 'The minimum loan amount', (c) => c.amountLimits.minMainLoan),
+    amount(
+      ['amountLimits', 'minAdditionLoan'],
+      'The minimum additional loan amount',
+      (c) => c.amountLimits.minAdditionLoan,
+    ),
+    amount(
+      ['initialStates', 'new', 'minAmount'],
+      "The new client's minimum amount",
+      (c) => c.initialStates.new.minAmount,
+    ),
+    amount(
+      ['initialStates', 'repeated', 'minAmount'],
+      "The repeat client's minimum amount",
+      (c) => c.initialStates.repeated.minAmount,
+    ),
+    term(['termLimits', 'minTermForNew'], "The new client's minimum term", (c) => c.termLimits.minTermForNew),
+    term(
+      ['termLimits', 'minTermForRepeated'],
+      "The repeat client's minimum term",
+      (c) => c.termLimits.minTermForRepeated,
+    ),
+  ] as const
+}
 
 export type CalculatorConfig = v.InferOutput<typeof calculatorConfigSchema>
 

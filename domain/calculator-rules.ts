@@ -7,9 +7,11 @@
  * hundreds whatever the min is), and the min always stays selectable even when it is off that grid: an
  * increase offer's principal or an additional-loan min can be any amount, and refusing the floor of the range
  * would make the offer unreachable. The max is not special: an available amount of PHP 7,345.50 with PHP 100
- * steps gives PHP 7,300, which is what rounding down promises.
+ * steps gives PHP 7,300, which is what rounding down promises. The rule lives in domain/pricing/grid.ts, shared
+ * with the server's offer validation; a configured minimum off the grid is refused (ADR 0005, "One grid rule").
  */
 import type { CalculatorConfig } from './calculator-config'
+import { clampToGrid as clampGrid } from './pricing/grid'
 
 export const calculatorTabs = ['new', 'repeat'] as const
 export type CalculatorTab = (typeof calculatorTabs)[number]
@@ -46,15 +48,10 @@ export const PROMO_CODE_MAX_LENGTH = 10
 
 /**
  * Clamps `value` into [min, max] on the grid anchored at 0; the result is never below min (see the grid
- * decision above). An empty range (max below min) answers 0: that is the disabled calculator, which hides
- * itself when its amount is 0. A value that is not a finite number answers min.
+ * decision above). The rule is the server's too: domain/pricing/grid.ts.
  */
-export function clampToGrid(value: number, { min, max, interval }: Range): number {
-  if (max < min) return 0
-  if (!Number.isFinite(value)) return min
-  const bounded = Math.min(Math.max(value, min), max)
-  const step = interval > 0 ? interval : 1
-  return Math.max(min, Math.floor(bounded / step) * step)
+export function clampToGrid(value: number, range: Range): number {
+  return clampGrid(value, range)
 }
 
 /** Amount in centavos, clamped and rounded down to the interval (spec section 5). */

@@ -18,6 +18,7 @@ import { formatPhp, roundHalfUpDiv, toSafeCentavos } from '../money'
 import type { ClientKind, ExtensionOption, Offer } from '../offer'
 import { BPS, offerCapBreaches, PPM } from './caps'
 import type { FeeConfig, PricingConfig } from './config'
+import { isGridStep } from './grid'
 import { addDays, toManilaDate } from './manila-date'
 import type { ResolvedPromo } from './promo'
 import { offerRange } from './ranges'
@@ -96,7 +97,7 @@ export function validateOfferRequest(
       propertyPath: 'amount',
       message: `The amount must be between ${formatPhp(range.amount.min)} and ${formatPhp(range.amount.max)}.`,
     })
-  } else if ((amount - range.amount.min) % range.amount.interval !== 0) {
+  } else if (!isGridStep(amount, range.amount)) {
     violations.push({
       propertyPath: 'amount',
       message: `The amount must be in steps of ${formatPhp(range.amount.interval)} from ${formatPhp(range.amount.min)}.`,
@@ -110,7 +111,7 @@ export function validateOfferRequest(
       propertyPath: 'term',
       message: `The term must be between ${dayWord(range.term.min)} and ${dayWord(range.term.max)}.`,
     })
-  } else if ((term - range.term.min) % range.term.interval !== 0) {
+  } else if (!isGridStep(term, range.term)) {
     violations.push({
       propertyPath: 'term',
       message: `The term must be in steps of ${dayWord(range.term.interval)} from ${dayWord(range.term.min)}.`,

@@ -5,6 +5,7 @@
  */
 import type { CalculatorConfig } from '../calculator-config'
 import type { ClientKind } from '../offer'
+import { floorToGrid, lastOnGrid } from './grid'
 
 export interface Grid {
   /** First allowed value. */
@@ -24,10 +25,10 @@ export interface OfferRange {
 /** Whose limits a kind uses: a guest would become a new client, so a guest gets the new-client limits. */
 export const limitsOf = (kind: ClientKind) => (kind === 'repeat' ? 'repeated' : 'new')
 
-/** The last grid point at or below max; undefined when the range is empty. */
+/** The range with its max moved to the last grid point (domain/pricing/grid.ts); undefined when empty. */
 function grid(min: number, max: number, interval: number): Grid | undefined {
   if (!(interval >= 1) || max < min) return undefined
-  return { min, max: min + Math.floor((max - min) / interval) * interval, interval }
+  return { min, max: lastOnGrid({ min, max, interval }), interval }
 }
 
 /**
@@ -68,8 +69,10 @@ export function allOfferRanges(calculator: CalculatorConfig): OfferRange[] {
   return ranges.filter((range): range is OfferRange => range !== undefined)
 }
 
+/** Every allowed value of a range, in order: the min, then each grid point above it up to the max. */
 export function gridPoints(g: Grid): number[] {
-  const points: number[] = []
-  for (let value = g.min; value <= g.max; value += g.interval) points.push(value)
+  const points: number[] = [g.min]
+  for (let value = floorToGrid(g.min, g.interval) + g.interval; value <= g.max; value += g.interval)
+    points.push(value)
   return points
 }
