@@ -29,6 +29,7 @@ import { FormError, FormSuccess, TextField } from '../../ui/forms/fields'
 import { phoneInputProps } from '../../ui/forms/phone-input'
 import { CodeStep } from './code-step'
 import { useFormErrors } from './form-support'
+import { NewPasswordFields } from './password-fields'
 import { useAuth } from './use-auth'
 
 function ChangeLayout({ title, children }: { title: string; children: ReactNode }) {
@@ -87,22 +88,9 @@ export function ChangePasswordPage() {
           error={fieldError('oldPassword')}
           {...form.register('oldPassword')}
         />
-        <TextField
-          label={m.auth.fields.newPassword}
-          hint={m.auth.fields.passwordHint}
-          type="password"
-          autoComplete="new-password"
-          maxLength={24}
-          error={fieldError('password')}
-          {...form.register('password')}
-        />
-        <TextField
-          label={m.auth.fields.passwordRepeat}
-          type="password"
-          autoComplete="new-password"
-          maxLength={24}
-          error={fieldError('passwordRepeat')}
-          {...form.register('passwordRepeat')}
+        <NewPasswordFields
+          password={{ error: fieldError('password'), ...form.register('password') }}
+          passwordRepeat={{ error: fieldError('passwordRepeat'), ...form.register('passwordRepeat') }}
         />
         <button type="submit" className="button button--primary" disabled={form.formState.isSubmitting}>
           {m.auth.change.submit}

@@ -13,6 +13,7 @@ import { CodeRequest, waitAfterRefusal } from '../../ui/forms/code-request'
 import { FormError, FormSuccess, TextField } from '../../ui/forms/fields'
 import { captchaToken } from './captcha'
 import { useFormErrors } from './form-support'
+import { NewPasswordFields } from './password-fields'
 
 const FIELDS = ['login', 'code', 'password', 'passwordRepeat'] as const
 
@@ -91,22 +92,9 @@ export function RecoverPage() {
                 error={fieldError('code')}
                 {...form.register('code')}
               />
-              <TextField
-                label={m.auth.fields.newPassword}
-                hint={m.auth.fields.passwordHint}
-                type="password"
-                autoComplete="new-password"
-                maxLength={24}
-                error={fieldError('password')}
-                {...form.register('password')}
-              />
-              <TextField
-                label={m.auth.fields.passwordRepeat}
-                type="password"
-                autoComplete="new-password"
-                maxLength={24}
-                error={fieldError('passwordRepeat')}
-                {...form.register('passwordRepeat')}
+              <NewPasswordFields
+                password={{ error: fieldError('password'), ...form.register('password') }}
+                passwordRepeat={{ error: fieldError('passwordRepeat'), ...form.register('passwordRepeat') }}
               />
             </>
           ) : null}

@@ -20,6 +20,7 @@ import { captchaToken } from './captcha'
 import { CodeStep } from './code-step'
 import { deviceHeaders, deviceId } from './device'
 import { useFormErrors } from './form-support'
+import { NewPasswordFields } from './password-fields'
 import { useAuth } from './use-auth'
 
 const FIELDS = [
@@ -148,22 +149,10 @@ export function SignUpForm({
         error={fieldError('email')}
         {...form.register('email')}
       />
-      <TextField
-        label={m.fields.password}
-        hint={m.fields.passwordHint}
-        type="password"
-        autoComplete="new-password"
-        maxLength={24}
-        error={fieldError('password')}
-        {...form.register('password')}
-      />
-      <TextField
-        label={m.fields.passwordRepeat}
-        type="password"
-        autoComplete="new-password"
-        maxLength={24}
-        error={fieldError('passwordRepeat')}
-        {...form.register('passwordRepeat')}
+      <NewPasswordFields
+        passwordLabel={m.fields.password}
+        password={{ error: fieldError('password'), ...form.register('password') }}
+        passwordRepeat={{ error: fieldError('passwordRepeat'), ...form.register('passwordRepeat') }}
       />
       <fieldset>
         <legend>{m.consents.legend}</legend>
