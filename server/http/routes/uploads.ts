@@ -14,7 +14,6 @@ import {
   makeIdentityDocumentSchema,
 } from '../../../domain/journey/fields'
 import { imageMimeTypes, uploadMimeTypes } from '../../../domain/journey/uploads'
-import { identityDocument } from '../../db/schema-journey'
 import { journeyTransaction } from '../../services/journey/journey'
 import {
   assertContentLength,
@@ -32,6 +31,7 @@ import {
   retireIdPhoto,
   storeBytes,
   type UploadCategory,
+  writeIdentityDocument,
 } from '../../services/journey/uploads'
 import type { AppEnv } from '../context'
 import { binary, ok } from '../envelope'
@@ -265,16 +265,7 @@ export const uploadRoutes: AnyRoute[] = [
             throw new ApiError(422, 'idPhotoMissing', 'Upload a photo of the front of the document first.', [
               { propertyPath: 'front', message: k.required },
             ])
-          const values = {
-            documentType: body.documentType,
-            documentNumber: body.documentNumber,
-            expiryDate: body.expiryDate ?? null,
-            finishedAt: at,
-          }
-          await tx
-            .insert(identityDocument)
-            .values({ clientId: id, ...values })
-            .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
+          await writeIdentityDocument(tx, id, body, at)
         },
       )
       return ok(c, { flow: change.flow })

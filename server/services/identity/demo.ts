@@ -23,7 +23,7 @@ import {
   referenceSchema,
 } from '../../../domain/journey/fields'
 import type { Db, Tx } from '../../db/client'
-import { bankDataAttempt, identityDocument, verificationSession } from '../../db/schema-journey'
+import { bankDataAttempt, verificationSession } from '../../db/schema-journey'
 import type { AppDeps } from '../../http/context'
 import { ApiError } from '../../http/errors'
 import { jobActor, journeyTransaction, readJourney } from '../journey/journey'
@@ -35,6 +35,7 @@ import {
   writeDetails,
   writeEmployment,
 } from '../journey/registration'
+import { writeIdentityDocument } from '../journey/uploads'
 import { findClientByLogin, markPhoneVerified, signUp } from './clients'
 
 export const DEMO_CLIENT = { phone: '09170000001', email: 'demo@hiram.local', password: 'demo1234' } as const
@@ -88,19 +89,8 @@ function demoWrites(
     SUBMIT_REFERENCE: (tx) =>
       addContact(tx, clientId, 'reference', v.parse(referenceSchema, r.reference), now),
     SUBMIT_ADDRESS: (tx) => writeAddress(tx, clientId, v.parse(addressSchema, r.address), now),
-    FINISH_ID_DOCUMENT: async (tx) => {
-      const document = v.parse(identityDocumentSchema, r.identityDocument)
-      const values = {
-        documentType: document.documentType,
-        documentNumber: document.documentNumber,
-        expiryDate: document.expiryDate ?? null,
-        finishedAt: now,
-      }
-      await tx
-        .insert(identityDocument)
-        .values({ clientId, ...values })
-        .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
-    },
+    FINISH_ID_DOCUMENT: (tx) =>
+      writeIdentityDocument(tx, clientId, v.parse(identityDocumentSchema, r.identityDocument), now),
     // Opening the session and its decision, as the sandbox provider would answer for "Dela Cruz": approved.
     START_VERIFICATION: (tx) =>
       tx.insert(verificationSession).values({

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm'
-import { journeyMessageKeys as k } from '../../../domain/journey/fields'
+import { type IdentityDocument, journeyMessageKeys as k } from '../../../domain/journey/fields'
 import {
   type DocumentUploadConfig,
   documentUploadConfigSchema,
@@ -16,7 +16,7 @@ import {
   type UploadMime,
 } from '../../../domain/journey/uploads'
 import type { DbOrTx, Tx } from '../../db/client'
-import { uploadedFile } from '../../db/schema-journey'
+import { identityDocument, uploadedFile } from '../../db/schema-journey'
 import { ApiError, validationFailed } from '../../http/errors'
 import { readConfig } from '../config'
 
@@ -198,3 +198,17 @@ export async function retireIdPhoto(tx: Tx, clientId: number, side: string, now:
 
 export const extensionOf = (mime: string) =>
   mime === 'image/jpeg' ? 'jpg' : mime === 'image/png' ? 'png' : 'pdf'
+
+/** The identity document's type, number and expiry (POST /id-document/finish): one row per client, replaced. */
+export async function writeIdentityDocument(tx: Tx, clientId: number, document: IdentityDocument, at: Date) {
+  const values = {
+    documentType: document.documentType,
+    documentNumber: document.documentNumber,
+    expiryDate: document.expiryDate ?? null,
+    finishedAt: at,
+  }
+  await tx
+    .insert(identityDocument)
+    .values({ clientId, ...values })
+    .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
+}
