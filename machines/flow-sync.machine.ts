@@ -68,6 +68,16 @@ export type FlowSyncEvent =
   | { type: 'FLOW.REFRESH' }
   | { type: 'FLOW.RECEIVED'; flow: Flow }
 
+/** What the machine knows of the flow before polling, and again once polling stops. */
+const noFlow = {
+  flow: null,
+  application: null,
+  pendingFlow: null,
+  unrecognised: null,
+  target: null,
+  failedFetches: 0,
+} satisfies Omit<FlowSyncContext, 'loggedIn' | 'facts'>
+
 const received = (flow: Flow): FlowAnswer => ({ type: 'flow', flow })
 
 function derive(context: FlowSyncContext): FlowSyncContext {
@@ -152,14 +162,7 @@ export const flowSyncSetup = setup({
       failedFetches: ({ context }) => context.failedFetches + 1,
       pendingFlow: null,
     }),
-    forgetFlow: assign({
-      flow: null,
-      application: null,
-      pendingFlow: null,
-      unrecognised: null,
-      target: null,
-      failedFetches: 0,
-    }),
+    forgetFlow: assign(noFlow),
   },
 })
 
@@ -168,12 +171,7 @@ export const flowSyncMachine = flowSyncSetup.createMachine({
   context: {
     loggedIn: false,
     facts: noSessionFacts,
-    flow: null,
-    application: null,
-    pendingFlow: null,
-    unrecognised: null,
-    target: null,
-    failedFetches: 0,
+    ...noFlow,
   },
   initial: 'unknown',
   states: {
