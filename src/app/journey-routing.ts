@@ -11,7 +11,7 @@
  *   answer (or a session change) makes the page on screen wrong, the router runs the same `beforeLoad` again.
  *   No page decides anything.
  */
-import { type AnyRouter, type ParsedLocation, redirect } from '@tanstack/react-router'
+import { type ParsedLocation, redirect } from '@tanstack/react-router'
 import type { Actor } from 'xstate'
 import {
   ANALYTICS_QUERY_COOKIE,
@@ -29,7 +29,7 @@ import {
   journeyDecision,
   unrecognisedFlowOf,
 } from '../../machines/flow-sync.machine'
-import { followMachines, type MachineRoute, machineRoute } from './machine-routing'
+import { type MachineRoute, machineRoute } from './machine-routing'
 
 export type FlowSyncActor = Actor<typeof flowSyncMachine>
 
@@ -143,9 +143,4 @@ export function journeyMachineRoute(journey: JourneyRouting): MachineRoute<FlowS
       return journeyRedirect(snapshot, location, journeyCookies(journey.readCookie))
     },
   })
-}
-
-/** Re-runs the route guards whenever the journey's answer for the page on screen changes. Answers the unsubscribe. */
-export function followJourney(router: AnyRouter, journey: JourneyRouting): () => void {
-  return followMachines(router, [journeyMachineRoute(journey)])
 }

@@ -3,7 +3,7 @@
  * Routes from the flow-sync machine's state (issue 5 item 2): a tiny TanStack memory router whose registration,
  * application and my-loan routes carry `journeyBeforeLoad`, and whose pages are plain headings that never
  * call `navigate`. Every move below comes from the machine's state through `beforeLoad`, either on a
- * navigation or when `followJourney` (followMachines with the journey's registration) re-runs the guards after
+ * navigation or when `followMachines` with the journey's registration (as src/main.tsx does) re-runs the guards after
  * a poll answer. A step the app does not know shows the router's error page.
  */
 import {
@@ -21,12 +21,13 @@ import type { ApplicationFacts } from '../../domain/journey/destinations'
 import { type Flow, type FlowAnswer, readFlow, type SessionFacts } from '../../domain/journey/routing'
 import { flowSyncMachine } from '../../machines/flow-sync.machine'
 import {
-  followJourney,
   type JourneyRouting,
   journeyBeforeLoad,
+  journeyMachineRoute,
   journeyRedirect,
   UnrecognisedFlowError,
 } from '../../src/app/journey-routing'
+import { followMachines } from '../../src/app/machine-routing'
 
 const clientFacts: SessionFacts = {
   admin: false,
@@ -140,7 +141,7 @@ function journeyWith(
 
 async function show(journey: JourneyRouting, start: string) {
   const router = buildRouter(journey, start)
-  stops.push(followJourney(router, journey))
+  stops.push(followMachines(router, [journeyMachineRoute(journey)]))
   render(<RouterProvider router={router} />)
   await screen.findByRole('heading')
   return router
