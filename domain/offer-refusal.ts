@@ -8,9 +8,9 @@
  * cannot drift apart: an empty answer means `validateOfferRequest` accepts the request as well.
  */
 import type { CalculatorConfig } from './calculator-config'
+import type { Violation } from './contract/wire'
 import { formatPhp } from './money'
 import { offerRange } from './pricing/ranges'
-import type { Violation } from './pricing/violation'
 
 export interface ClientOfferFacts {
   /** How the server prices the client: by their history. */

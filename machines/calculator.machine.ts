@@ -15,6 +15,7 @@
  * (`calculatorMachine.provide({ actors })`), and the model-based tests turn both into plain events with
  * `toModelMachine` (tests/support/model-coverage.ts) without a test-only variant here.
  */
+
 import { assign, emit, fromPromise, setup } from 'xstate'
 import type { CalculatorConfig } from '../domain/calculator-config'
 import {
@@ -41,6 +42,7 @@ import {
   tabForAmount,
   termLimitsFor,
 } from '../domain/calculator-rules'
+import type { OfferRequest } from '../domain/contract/pricing'
 import type { ClientKind, Offer, SequenceType } from '../domain/offer'
 
 export const OFFER_DEBOUNCE_MS = 300
@@ -89,17 +91,6 @@ export interface CalculatorInput {
   initial?: Partial<RestoredCalculatorState> | null
   type?: CalculatorLoanType
   client?: Partial<CalculatorClient>
-}
-
-/** What the offer call needs; `sequenceType` is the tab, `kind` who is asking. */
-export interface OfferRequest {
-  type: CalculatorLoanType
-  kind: ClientKind
-  sequenceType: SequenceType
-  amount: number
-  term: number
-  optionalFee: boolean
-  promoCode: string | null
 }
 
 export interface SubmitDecision {

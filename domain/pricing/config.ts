@@ -10,10 +10,10 @@
  */
 import * as v from 'valibot'
 import { type CalculatorConfig, calculatorConfigSchema, defaultCalculatorConfig } from '../calculator-config'
+import type { Violation } from '../contract/wire'
 import { ceilDiv, formatPhp } from '../money'
 import { BPS, EFFECTIVE_CAP_PPM_PER_DAY, NOMINAL_CAP_PPM_PER_DAY, PPM, TOTAL_COST_CAP_BPS } from './caps'
 import { allOfferRanges, type OfferRange } from './ranges'
-import type { Violation } from './violation'
 
 const whole = (min: number, max: number, what: string) =>
   v.pipe(

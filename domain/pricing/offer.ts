@@ -14,6 +14,7 @@
  * to the centavo.
  */
 import type { CalculatorConfig } from '../calculator-config'
+import type { Violation } from '../contract/wire'
 import { formatPhp, roundHalfUpDiv, toSafeCentavos } from '../money'
 import type { ClientKind, ExtensionOption, Offer } from '../offer'
 import { BPS, offerCapBreaches, PPM } from './caps'
@@ -22,7 +23,6 @@ import { isGridStep } from './grid'
 import { addDays, toManilaDate } from './manila-date'
 import type { ResolvedPromo } from './promo'
 import { offerRange } from './ranges'
-import type { Violation } from './violation'
 
 export interface OfferInput {
   pricing: PricingConfig

@@ -52,7 +52,15 @@ export interface ResolvedPromo {
   serviceFeeDiscountBps: number
 }
 
-export type PromoStatus = 'valid' | 'expired' | 'not_started' | 'used' | 'unknown' | 'wrong_client_kind'
+export const promoStatuses = [
+  'valid',
+  'expired',
+  'not_started',
+  'used',
+  'unknown',
+  'wrong_client_kind',
+] as const
+export type PromoStatus = (typeof promoStatuses)[number]
 
 export interface PromoContext {
   kind: ClientKind

@@ -4,9 +4,9 @@
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
+import { DomainError } from '../../domain/errors'
 import { backOfficeUser, client, session } from '../db/schema-identity'
 import type { AppEnv } from '../http/context'
-import { ApiError } from '../http/errors'
 import { type SubjectType, verifyToken } from './tokens'
 
 export interface Principal {
@@ -18,8 +18,9 @@ export interface Principal {
 
 export const CLIENT_BLOCKED = 2
 
-const unauthorized = (message = 'Authentication required.') => new ApiError(401, 'unauthorized', message)
-const forbidden = (message: string) => new ApiError(403, 'forbidden', message)
+const unauthorized = (message = 'Authentication required.') =>
+  new DomainError('unauthenticated', 'unauthorized', message)
+const forbidden = (message: string) => new DomainError('forbidden', 'forbidden', message)
 
 export interface AccessRule {
   access: 'client' | 'user'

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import pkg from '../../package.json' with { type: 'json' }
 import { errorForLog, isDatabaseUnavailable } from '../db/errors'
-import type { AppDeps, AppEnv } from './context'
-import { fail, ok, respond } from './envelope'
-import { ApiError } from './errors'
+import type { AppDeps } from '../deps'
+import type { AppEnv } from './context'
+import { fail, ok, respond, setHeader } from './envelope'
+import { failureOf } from './errors'
 import { guardRequest } from './guards'
 import { buildOpenApi } from './openapi'
 import { type AnyRoute, mountRoutes } from './route'
@@ -64,7 +65,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   let openApi: ReturnType<typeof buildOpenApi> | undefined
   api.get('/openapi.json', (c) => {
-    openApi ??= buildOpenApi(routes, pkg.version)
+    openApi ??= buildOpenApi(
+      routes.map((route) => route.contract),
+      pkg.version,
+    )
     return respond(c, JSON.stringify(openApi), 200, 'application/json')
   })
   api.get('/health', (c) => ok(c, { status: 'ok', database: deps.database.kind }))
@@ -72,7 +76,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   api.all('*', (c) => fail(c, 404, 'notFound', 'No such API endpoint.'))
   app.onError((error, c) => {
-    if (error instanceof ApiError) return fail(c, error.status, error.code, error.message, error.violations)
+    const failure = failureOf(error)
+    if (failure) {
+      if (failure.retryAfterSeconds) setHeader(c, 'retry-after', String(failure.retryAfterSeconds))
+      return fail(c, failure.status, failure.code, failure.message, failure.violations)
+    }
     // Never the error's message: a failed query's message is its SQL with the bound (personal) values.
     const err = errorForLog(error)
     if (isDatabaseUnavailable(error)) {

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono'
 import type { AppEnv } from './context'
-import { ApiError } from './errors'
+import { HttpError } from './errors'
 
 /** A JSON body: the largest form the API takes is a few kilobytes. */
 export const JSON_BODY_LIMIT = 64 * 1024
@@ -18,7 +18,7 @@ export const JSON_BODY_LIMIT = 64 * 1024
  * closes: a lingering close, bounded in time and memory.
  */
 export const payloadTooLarge = (limit: number) =>
-  new ApiError(413, 'payloadTooLarge', `The request body is larger than ${limit} bytes.`)
+  new HttpError(413, 'payloadTooLarge', `The request body is larger than ${limit} bytes.`)
 
 /**
  * The declared Content-Length: a number, or undefined when the request declares none (chunked or no body).

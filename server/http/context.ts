@@ -1,36 +1,5 @@
-import type { Logger } from 'pino'
 import type { Principal } from '../auth/authenticate'
-import type { Secrets } from '../auth/secrets'
-import type { Database } from '../db/client'
-import type { BankDataProvider } from '../providers/bank-data'
-import type { CaptchaProvider } from '../providers/captcha'
-import type { IdentityVerificationProvider } from '../providers/identity-verification'
-import type { MessagingProvider } from '../providers/messaging'
-import type { PayoutProvider } from '../providers/payout'
-import type { ScoringProvider } from '../providers/scoring'
-
-export interface AppDeps {
-  database: Database
-  logger: Logger
-  secrets: Secrets
-  /** The clock every service reads, so tests can move time. */
-  now: () => Date
-  /** SMS and e-mail; the sandbox provider stores them in the outbox. Never awaited inside a transaction. */
-  messaging: MessagingProvider
-  captcha: CaptchaProvider
-  /** Veriff-style identity verification; the sandbox decides by the client's last name. */
-  identityVerification: IdentityVerificationProvider
-  /** Kontomatik-style bank data; the sandbox answers by the credentials typed. */
-  bankData: BankDataProvider
-  /** Credit scoring for the decision engine; the sandbox decides by the client's first name. */
-  scoring: ScoringProvider
-  /** Sends loan money out; the sandbox decides by the payout account. */
-  payout: PayoutProvider
-  /** Where uploaded files are written (DATA_DIR/uploads); created on first use. */
-  uploadsDir: string
-  /** Behind a reverse proxy: read the caller's address and scheme from X-Forwarded-* (TRUST_PROXY=1). */
-  trustProxy?: boolean
-}
+import type { AppDeps } from '../deps'
 
 export interface AppEnv {
   Variables: {

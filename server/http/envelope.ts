@@ -13,15 +13,9 @@ import type { Context } from 'hono'
 import { generateCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { Envelope, Violation } from '../../domain/contract/wire'
 import type { AppEnv } from './context'
-import type { Violation } from './errors'
 import { API_CSP, HSTS, isSecure, PERMISSIONS_POLICY, REFERRER_POLICY } from './security-headers'
-
-export interface Envelope<T> {
-  success: boolean
-  data: T
-  response: { status: number; code?: string; message?: string; violations?: Violation[] }
-}
 
 /** A response header of the current request, sent with whatever the route answers. */
 export function setHeader(c: Context<AppEnv>, name: string, value: string) {

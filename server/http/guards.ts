@@ -6,13 +6,13 @@ import type { Context } from 'hono'
 import { JSON_BODY_LIMIT, payloadTooLarge } from './body-limit'
 import type { AppEnv } from './context'
 import { fail, setHeader } from './envelope'
-import { ApiError } from './errors'
+import { HttpError } from './errors'
 
 export const crossSiteRequest = () =>
-  new ApiError(403, 'crossSiteRequest', 'Requests from another website are not accepted.')
+  new HttpError(403, 'crossSiteRequest', 'Requests from another website are not accepted.')
 
 export const unsupportedMediaType = (expected: string) =>
-  new ApiError(415, 'unsupportedMediaType', `The request body must be ${expected}.`)
+  new HttpError(415, 'unsupportedMediaType', `The request body must be ${expected}.`)
 
 /** The host:port the caller addressed: X-Forwarded-Host behind a trusted proxy, else the request URL's. */
 function ownHost(c: Context<AppEnv>): string {

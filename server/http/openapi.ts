@@ -3,7 +3,7 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import type { AnyRoute } from './route'
+import type { AnyContract, Typed } from '../../domain/contract/define'
 
 type Json = Record<string, unknown>
 
@@ -36,7 +36,11 @@ const envelope = (data: Json): Json => ({
   },
 })
 
-export function buildOpenApi(routes: AnyRoute[], version: string) {
+const isTyped = (answer: unknown): answer is Typed<unknown> =>
+  typeof answer === 'object' && answer !== null && (answer as Typed<unknown>).typed === true
+
+/** The document of every contract the server implements (server/http/app.ts passes them). */
+export function buildOpenApi(routes: AnyContract[], version: string) {
   const paths: Record<string, Record<string, Json>> = {}
   for (const route of routes) {
     const path = `/web${route.path.replace(/:(\w+)/g, '{$1}')}`
@@ -57,16 +61,28 @@ export function buildOpenApi(routes: AnyRoute[], version: string) {
                 ),
               }
             : {}),
-          content: {
-            'application/json': { schema: envelope(route.response ? schemaOf(route.response) : {}) },
-          },
+          content:
+            route.answer === 'binary'
+              ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+              : {
+                  'application/json': {
+                    schema: envelope(
+                      route.response && !isTyped(route.response) ? schemaOf(route.response) : {},
+                    ),
+                  },
+                },
         },
         '400': { $ref: '#/components/responses/ValidationError' },
         ...(route.access === 'public' ? {} : { '401': { $ref: '#/components/responses/Unauthorized' } }),
       },
     }
     if (route.access !== 'public') operation.security = [{ bearer: [] }]
-    if (route.body) {
+    if (route.bodyType === 'multipart') {
+      operation.requestBody = {
+        required: true,
+        content: { 'multipart/form-data': { schema: { type: 'object' } } },
+      }
+    } else if (route.body) {
       operation.requestBody = {
         required: true,
         content: { 'application/json': { schema: schemaOf(route.body) } },

@@ -5,6 +5,7 @@
 import type { Context, Hono } from 'hono'
 import { TrieRouter } from 'hono/router/trie-router'
 import * as v from 'valibot'
+import type { AnyContract, Contract, HandlerInput } from '../../domain/contract/define'
 import { UNSAFE_TEXT_MESSAGE, unsafeValuePaths } from '../../domain/safe-text'
 import { authenticate } from '../auth/authenticate'
 import { assertDeclaredLength, JSON_BODY_LIMIT, readLimitedText } from './body-limit'
@@ -13,57 +14,30 @@ import { type Violation, validationFailed } from './errors'
 import { assertMediaType, mediaTypeOf, unsupportedMediaType } from './guards'
 
 type AnySchema = v.GenericSchema
-type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined
 
-export interface RouteSpec<
-  P extends AnySchema | undefined,
-  Q extends AnySchema | undefined,
-  B extends AnySchema | undefined,
-> {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
-  /** Path relative to /web, in Hono syntax (`/public/address/region/:id/city`). */
-  path: string
-  summary: string
-  tags: string[]
-  /** Who may call it: anyone, a logged-in client, or a back-office user. */
-  access: 'public' | 'client' | 'user'
-  /** A private client route a single-link (my-loan only) session may call. */
-  singleLink?: boolean
-  /** A private route callable while the second factor is pending. */
-  mfaPending?: boolean
-  params?: P
-  query?: Q
-  body?: B
-  /**
-   * What the body is: JSON (the default; read and validated against `body`) or a multipart upload the handler
-   * reads itself. Any other Content-Type for a non-empty body is a 415.
-   */
-  bodyType?: 'json' | 'multipart'
-  /** The largest body the route takes, in bytes (default JSON_BODY_LIMIT, 64 KB); past it, a 413. */
-  bodyLimit?: number
+/** A contract (domain/contract/) with the server's handler for it. */
+export interface RouteSpec<C extends AnyContract = AnyContract> {
+  contract: C
   /**
    * A public route's answer before validation: the very answer it gave to the very same request, when the route
    * can tell nothing it depends on has changed (the guest offer, per configuration and day). Undefined: go on.
    */
   replay?: (c: Context<AppEnv>) => Response | undefined
-  /** Schema of `data` in a successful answer, for the OpenAPI document only. */
-  response?: AnySchema
-  paginated?: boolean
-  handler: (
-    c: Context<AppEnv>,
-    input: { params: Out<P>; query: Out<Q>; body: Out<B> },
-  ) => Response | Promise<Response>
+  handler: (c: Context<AppEnv>, input: HandlerInput<C>) => Response | Promise<Response>
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a registry holds routes of every input shape
-export type AnyRoute = RouteSpec<any, any, any>
+export type AnyRoute = RouteSpec<AnyContract>
 
-export function defineRoute<
-  P extends AnySchema | undefined = undefined,
-  Q extends AnySchema | undefined = undefined,
-  B extends AnySchema | undefined = undefined,
->(spec: RouteSpec<P, Q, B>): RouteSpec<P, Q, B> {
-  return spec
+/**
+ * The server's side of a contract: the handler receives the request as the contract declared it, authenticated
+ * and validated (params, query and body together, every violation answered at once).
+ */
+export function implement<C extends AnyContract>(
+  contract: C,
+  handler: RouteSpec<C>['handler'],
+  options: Pick<RouteSpec<C>, 'replay'> = {},
+): AnyRoute {
+  return { contract, handler, ...options } as AnyRoute
 }
 
 const joinPath = (prefix: string, path: string) => [prefix, path].filter(Boolean).join('.') || prefix
@@ -115,14 +89,14 @@ const noViolations = { value: undefined, violations: [] as Violation[] }
  * every violation is answered at once. Only what the route declares is read (parsing a query costs every
  * request), and nothing is awaited that need not be: this runs on every request, the offer most of all.
  */
-function handlerOf(route: AnyRoute): Handler {
+function handlerOf({ contract: route, handler, replay }: AnyRoute): Handler {
   const validated = (c: Context<AppEnv>, rawParams: () => Record<string, string>, rawBody?: unknown) => {
     const params = route.params ? parse(route.params, rawParams(), 'params') : noViolations
     const query = route.query ? parse(route.query, queryOf(c.req.url), 'query') : noViolations
     const body = route.body ? parse(route.body, rawBody, 'body') : noViolations
     if (params.violations.length || query.violations.length || body.violations.length)
       throw validationFailed([...params.violations, ...query.violations, ...body.violations])
-    return route.handler(c, { params: params.value, query: query.value, body: body.value })
+    return handler(c, { params: params.value, query: query.value, body: body.value })
   }
   const limit = route.bodyLimit ?? JSON_BODY_LIMIT
   const multipart = route.bodyType === 'multipart'
@@ -145,7 +119,6 @@ function handlerOf(route: AnyRoute): Handler {
   }
 
   if (route.access === 'public') {
-    const { replay } = route
     return (c, rawParams) => {
       c.set('route', route.path)
       const replayed = replay?.(c)
@@ -184,13 +157,13 @@ const isParam = (segment: string) => segment.startsWith(':')
  * and Hono's default router then falls back to its trie for EVERY request, which costs each one several
  * microseconds. Such routes are served from one wildcard route per prefix instead (see mountRoutes).
  */
-function ambiguousPrefix(route: AnyRoute, routes: AnyRoute[]): string | undefined {
+function ambiguousPrefix(route: AnyContract, routes: AnyRoute[]): string | undefined {
   const segments = segmentsOf(route.path)
   for (const [at, segment] of segments.entries()) {
     if (!isParam(segment)) continue
     const before = segments.slice(0, at).join('/')
     const beside = routes.some((other) => {
-      const theirs = segmentsOf(other.path)
+      const theirs = segmentsOf(other.contract.path)
       return theirs.length > at && !isParam(theirs[at]!) && theirs.slice(0, at).join('/') === before
     })
     if (beside) return `/${before}/`
@@ -207,11 +180,12 @@ function ambiguousPrefix(route: AnyRoute, routes: AnyRoute[]): string | undefine
 export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[]) {
   const nested = new Map<string, TrieRouter<Handler>>()
   for (const route of routes) {
-    const method = route.method.toUpperCase()
+    const { method: lower, path } = route.contract
+    const method = lower.toUpperCase()
     const handler = handlerOf(route)
-    const prefix = ambiguousPrefix(route, routes)
+    const prefix = ambiguousPrefix(route.contract, routes)
     if (!prefix) {
-      app.on(method, route.path, (c) => handler(c, () => c.req.param()))
+      app.on(method, path, (c) => handler(c, () => c.req.param()))
       continue
     }
     let router = nested.get(prefix)
@@ -219,7 +193,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[]) {
       router = new TrieRouter<Handler>()
       nested.set(prefix, router)
     }
-    router.add(method, route.path, handler)
+    router.add(method, path, handler)
   }
   for (const [prefix, router] of nested) {
     app.all(`${prefix}*`, (c, next) => {
@@ -242,4 +216,22 @@ function decodeParams(params: Record<string, string>) {
     }
   }
   return decoded
+}
+
+/**
+ * The older form: a contract written inside the route file. Being replaced by a contract in domain/contract/
+ * and `implement` (docs/decisions/0023-one-contract.md); tests/api/contracts.test.ts lists what is left.
+ */
+export function defineRoute<
+  P extends AnySchema | undefined = undefined,
+  Q extends AnySchema | undefined = undefined,
+  B extends AnySchema | undefined = undefined,
+>(
+  spec: Contract<P, Q, B, AnySchema | undefined> & {
+    replay?: RouteSpec['replay']
+    handler: RouteSpec<Contract<P, Q, B, AnySchema | undefined>>['handler']
+  },
+): AnyRoute {
+  const { handler, replay, ...contract } = spec
+  return implement(contract, handler, { replay })
 }

@@ -12,7 +12,7 @@
  * CaptchaUnavailableError, a distinct 503, so neither the user nor the logs mistake an outage for a bot.
  */
 import type { Logger } from 'pino'
-import { ApiError } from '../http/errors'
+import { DomainError } from '../../domain/errors'
 import { CAPTCHA_MIN_SCORE, CAPTCHA_SAFE_SCORE, type CaptchaProvider } from './captcha'
 
 export type SiteverifyKind = 'recaptcha' | 'turnstile'
@@ -41,10 +41,10 @@ export interface SiteverifyOptions {
 }
 
 /** The provider could not be asked: not the user's fault, and not a pass either. */
-export class CaptchaUnavailableError extends ApiError {
+export class CaptchaUnavailableError extends DomainError {
   constructor(readonly reason: string) {
     super(
-      503,
+      'unavailable',
       'captchaUnavailable',
       'The security check is not available just now. Please try again in a minute.',
     )

@@ -4,8 +4,9 @@
  * and `sandbox-risky` (0.6, accepted but a login then asks for a second factor). A missing token scores 0: real
  * browsers always send one.
  */
+
+import { DomainError } from '../../domain/errors'
 import { messageKeys } from '../../domain/identity'
-import { ApiError } from '../http/errors'
 
 export interface CaptchaProvider {
   /** `sandbox` for the sandbox provider; anything else is a real one (server/providers/from-env.ts). */
@@ -41,8 +42,8 @@ export async function assertHuman(
 ) {
   const score = await provider.score(token, action, remoteIp)
   if (score < CAPTCHA_MIN_SCORE) {
-    throw new ApiError(
-      400,
+    throw new DomainError(
+      'invalid',
       'captchaFailed',
       'The security check failed. Please reload the page and try again.',
       [{ propertyPath: 'captchaToken', message: messageKeys.captcha }],

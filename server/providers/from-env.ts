@@ -8,7 +8,7 @@
  * check, the message and the banner follow.
  */
 import type { Logger } from 'pino'
-import type { AppDeps } from '../http/context'
+import type { AppDeps } from '../deps'
 import { sandboxBankData } from './bank-data'
 import { type CaptchaProvider, sandboxCaptcha } from './captcha'
 import { createSiteverifyCaptcha, type SiteverifyKind } from './captcha-siteverify'

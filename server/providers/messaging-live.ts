@@ -9,23 +9,27 @@
  * still have delivered and a second SMS with the same code helps nobody.
  */
 import type { Logger } from 'pino'
+import { DomainError } from '../../domain/errors'
 import type { DbOrTx } from '../db/client'
 import { outboxMessage } from '../db/schema-identity'
-import { ApiError } from '../http/errors'
 import { type MessagingProvider, maskRecipient, type OutgoingMessage } from './messaging'
 
 export type Channel = OutgoingMessage['channel']
 export type NotSentReason = 'timeout' | 'unreachable' | 'refused'
 
 /** The message did not leave: the provider was slow, unreachable or said no. Never holds the message itself. */
-export class MessageNotSentError extends ApiError {
+export class MessageNotSentError extends DomainError {
   constructor(
     readonly channel: Channel,
     readonly reason: NotSentReason,
     /** The provider's status or error code, for the log. */
     readonly detail?: string,
   ) {
-    super(503, 'messageNotSent', 'We could not send the message just now. Please try again in a minute.')
+    super(
+      'unavailable',
+      'messageNotSent',
+      'We could not send the message just now. Please try again in a minute.',
+    )
     this.name = 'MessageNotSentError'
   }
 }

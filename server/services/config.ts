@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import type * as v from 'valibot'
 import * as s from 'valibot'
+import { DomainError } from '../../domain/errors'
 import type { DbOrTx } from '../db/client'
 import { config, configAudit } from '../db/schema'
-import { ApiError } from '../http/errors'
 import { toViolations } from '../http/route'
 
 /** Reads one configuration document, validated against its schema so a bad row can never reach pricing. */
@@ -13,7 +13,7 @@ export async function readConfig<S extends v.GenericSchema>(
   schema: S,
 ): Promise<v.InferOutput<S>> {
   const [row] = await db.select({ value: config.value }).from(config).where(eq(config.key, key))
-  if (!row) throw new ApiError(503, 'configMissing', `Configuration ${key} is not set.`)
+  if (!row) throw new DomainError('unavailable', 'configMissing', `Configuration ${key} is not set.`)
   return s.parse(schema, row.value)
 }
 
@@ -30,8 +30,8 @@ export async function writeConfig<S extends v.GenericSchema>(
 ) {
   const parsed = s.safeParse(schema, value)
   if (!parsed.success)
-    throw new ApiError(
-      422,
+    throw new DomainError(
+      'refused',
       'configRejected',
       `Configuration ${key} was refused.`,
       toViolations(parsed.issues),

@@ -6,6 +6,7 @@
  */
 import { and, count, eq, sql } from 'drizzle-orm'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../domain/calculator-config'
+import { DomainError, invalid } from '../../domain/errors'
 import type { ClientKind, Offer } from '../../domain/offer'
 import {
   type PricingConfig,
@@ -22,7 +23,6 @@ import {
 } from '../../domain/pricing/promo'
 import type { DbOrTx } from '../db/client'
 import { config, configAudit, promoCode, promoRedemption } from '../db/schema'
-import { ApiError, validationFailed } from '../http/errors'
 import { readConfig } from './config'
 
 export interface LendingConfig {
@@ -82,8 +82,8 @@ export async function saveLendingConfig(
   const next = { ...current, [key]: value }
   const violations = validateLendingConfig(next)
   if (violations.length) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
+      'refused',
       'configRejected',
       `The ${key} configuration was refused: it would break a rule.`,
       violations,
@@ -230,9 +230,7 @@ export function priceOfferNow(
 
 function priceWith(config: LendingConfig, request: OfferRequest, promo: PromoCheck | null, now: Date) {
   if (request.maxAmount !== undefined && request.amount > request.maxAmount) {
-    throw validationFailed([
-      { propertyPath: 'amount', message: 'The amount is above the amount available to you.' },
-    ])
+    throw invalid([{ propertyPath: 'amount', message: 'The amount is above the amount available to you.' }])
   }
   const today = manilaDate(now)
   const discounts = promo?.promo
@@ -258,7 +256,7 @@ function priceWith(config: LendingConfig, request: OfferRequest, promo: PromoChe
     offerMemo.set(config, key, priced)
     return priced
   } catch (error) {
-    if (error instanceof OfferRequestError) throw validationFailed(error.violations)
+    if (error instanceof OfferRequestError) throw invalid(error.violations)
     throw error
   }
 }

@@ -4,16 +4,22 @@
  * 500+ -> full-page error, 401/403 -> logout, 4xx -> ApiError with field violations for the form.
  */
 import { FetchError, ofetch } from 'ofetch'
+import {
+  type AnswerOf,
+  type AnyContract,
+  type CallArgs,
+  type Page,
+  pathOf,
+} from '../../domain/contract/define'
+import type { ApiFailure, Envelope, Violation } from '../../domain/contract/wire'
+
+export type { Violation }
 
 /** The header the server reads the device id from (server/auth/transport.ts). */
 export const DEVICE_HEADER = 'x-device-id'
 
-export interface Violation {
-  propertyPath: string
-  message: string
-}
-
-export class ApiError extends Error {
+/** A refused call (4xx, or a 5xx after the shell was told): the envelope's failure, with the path it was for. */
+export class ApiError extends Error implements ApiFailure {
   constructor(
     readonly status: number,
     readonly path: string,
@@ -50,17 +56,10 @@ export interface ApiHooks {
   getDeviceId?(): string | null
 }
 
-interface Envelope<T> {
-  success: boolean
-  data: T
-  response?: { status?: number; code?: string; message?: string; violations?: Violation[] }
-}
-
 type Query = Record<string, string | number | boolean | undefined>
 
-export interface RequestOptions {
-  query?: Query
-  body?: unknown
+/** How one call is made; what it sends comes from its contract and input. */
+export interface CallOptions {
   signal?: AbortSignal
   /** Request headers to add. */
   headers?: Record<string, string>
@@ -69,6 +68,11 @@ export interface RequestOptions {
    * full-page error; the caller keeps what it had and tries again on its next tick.
    */
   quiet?: boolean
+}
+
+interface RequestOptions extends CallOptions {
+  query?: Query
+  body?: unknown
 }
 
 export function createApiClient(hooks: ApiHooks) {
@@ -119,7 +123,56 @@ export function createApiClient(hooks: ApiHooks) {
     }
   }
 
+  /** A binary answer (a PDF download): no envelope, the same failure handling. */
+  async function blob(path: string, options: RequestOptions): Promise<Blob> {
+    try {
+      return await raw(path, {
+        method: 'GET',
+        query: options.query,
+        signal: options.signal,
+        headers: options.headers,
+        responseType: 'blob',
+      })
+    } catch (error) {
+      throw failure(error, `/web${path}`, options.signal, options.quiet)
+    }
+  }
+
+  /** A paginated list: items plus the x-* headers of spec section 7. */
+  async function page<T>(path: string, options: RequestOptions): Promise<Page<T>> {
+    const { data, headers } = await request<T[]>('GET', path, options)
+    const num = (name: string) => Number(headers.get(name) ?? 0)
+    const perPage = num('x-per-page')
+    const total = num('x-total-count')
+    return {
+      items: data,
+      page: num('x-page'),
+      perPage,
+      total,
+      count: num('x-count'),
+      totalPages: perPage > 0 ? Math.ceil(total / perPage) : 0,
+    }
+  }
+
+  /**
+   * The one way the app calls the API: an operation of domain/contract/ and its input. The path, the method and
+   * the body come from the contract, so no page writes a URL; the answer is typed by it.
+   */
+  async function call<C extends AnyContract>(
+    contract: C,
+    ...[input, options = {}]: CallArgs<C, CallOptions>
+  ): Promise<AnswerOf<C>> {
+    const given = (input ?? {}) as { params?: Record<string, string | number>; query?: Query; body?: unknown }
+    const path = pathOf(contract, given.params)
+    const sent: RequestOptions = { ...options, query: given.query, body: given.body }
+    if (contract.answer === 'binary') return (await blob(path, sent)) as AnswerOf<C>
+    if (contract.paginated) return (await page(path, sent)) as AnswerOf<C>
+    return (await request(contract.method.toUpperCase(), path, sent)).data as AnswerOf<C>
+  }
+
   return {
+    call,
+    // Being replaced by `call` (docs/decisions/0023-one-contract.md); tests/web/one-contract.test.ts finds what is left.
     get: async <T>(path: string, options?: RequestOptions) => (await request<T>('GET', path, options)).data,
     post: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
       (await request<T>('POST', path, { ...options, body })).data,
@@ -129,34 +182,8 @@ export function createApiClient(hooks: ApiHooks) {
       (await request<T>('PATCH', path, { ...options, body })).data,
     delete: async <T>(path: string, options?: RequestOptions) =>
       (await request<T>('DELETE', path, options)).data,
-    /** A binary answer (a PDF download): no envelope, the same failure handling. */
-    async blob(path: string, options: RequestOptions = {}): Promise<Blob> {
-      try {
-        return await raw(path, {
-          method: 'GET',
-          query: options.query,
-          signal: options.signal,
-          responseType: 'blob',
-        })
-      } catch (error) {
-        throw failure(error, `/web${path}`, options.signal)
-      }
-    },
-    /** A paginated list: items plus the x-* headers of spec section 7. */
-    async page<T>(path: string, options?: RequestOptions) {
-      const { data, headers } = await request<T[]>('GET', path, options)
-      const num = (name: string) => Number(headers.get(name) ?? 0)
-      const perPage = num('x-per-page')
-      const total = num('x-total-count')
-      return {
-        items: data,
-        page: num('x-page'),
-        perPage,
-        total,
-        count: num('x-count'),
-        totalPages: perPage > 0 ? Math.ceil(total / perPage) : 0,
-      }
-    },
+    blob: (path: string, options: RequestOptions = {}) => blob(path, options),
+    page: <T>(path: string, options: RequestOptions = {}) => page<T>(path, options),
   }
 }
 

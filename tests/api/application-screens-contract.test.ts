@@ -20,6 +20,7 @@ import {
   renderDocuments,
 } from '../../src/features/application/application-api'
 import { createTestApp } from '../support/app'
+import { withCall } from '../support/fake-api'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
 import { seedSmallPsgc } from './journey-helpers'
 import { apply, applyBody, expectStatus, flowOf, readyClient, runJobs, sign } from './lending-helpers'
@@ -34,11 +35,11 @@ function apiFor(t: TestApp, c: SignedUp): ApiClient {
     }
     return answer.body.data
   }
-  return {
+  return withCall({
     get: (path: string) => request('GET', path),
     put: (path: string, body?: unknown) => request('PUT', path, body),
     post: (path: string, body?: unknown) => request('POST', path, body),
-  } as unknown as ApiClient
+  })
 }
 
 async function answerOffer(

@@ -2,15 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { conflict } from '../../domain/errors'
 import { ok, okPage } from '../../server/http/envelope'
-import { ApiError } from '../../server/http/errors'
 import { defineRoute } from '../../server/http/route'
 import { allRoutes } from '../../server/http/routes'
 import { createTestApp } from '../support/app'
 
 const root = join(import.meta.dirname, '../..')
 
-// Extra routes that exercise the conventions: validation, pagination, a deliberate ApiError and a crash.
+// Extra routes that exercise the conventions: validation, pagination, a deliberate domain error and a crash.
 const probeRoutes = [
   defineRoute({
     method: 'post',
@@ -41,7 +41,7 @@ const probeRoutes = [
     tags: ['probe'],
     access: 'public',
     handler: () => {
-      throw new ApiError(409, 'applicationExist', 'An application is already open.')
+      throw conflict('applicationExist', 'An application is already open.')
     },
   }),
   defineRoute({
@@ -132,7 +132,7 @@ describe('HTTP conventions of the /web API', () => {
     expect((await res.json()).data).toEqual(['a', 'b'])
   })
 
-  it('answers a deliberate ApiError with its status and code', async () => {
+  it('answers a deliberate domain error with its status and code', async () => {
     const res = await t.request('/web/public/probe-conflict')
     expect(res.status).toBe(409)
     expect((await res.json()).response).toEqual({
@@ -162,7 +162,7 @@ describe('HTTP conventions of the /web API', () => {
     expect(
       calc.responses['200'].content['application/json'].schema.properties.data.properties.amountLimits,
     ).toBeDefined()
-    for (const route of allRoutes) {
+    for (const { contract: route } of allRoutes) {
       const path = `/web${route.path.replace(/:(\w+)/g, '{$1}')}`
       expect(doc.paths[path]?.[route.method], `${route.method} ${path} in OpenAPI`).toBeDefined()
     }

@@ -36,9 +36,10 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 /** Every declared route of one access kind, with placeholder path parameters. */
 const routesOf = (
   access: 'client' | 'user',
-  filter: (r: (typeof allRoutes)[number]) => boolean = () => true,
+  filter: (r: (typeof allRoutes)[number]['contract']) => boolean = () => true,
 ) =>
   allRoutes
+    .map((r) => r.contract)
     .filter((r) => r.access === access && filter(r))
     .map((r) => ({
       method: r.method.toUpperCase(),
@@ -231,7 +232,7 @@ describe('identity security', () => {
       expect(me.body.data.id).toBe(alice.clientId)
       expect(JSON.stringify(me.body.data)).not.toContain(bob.phone)
       expect(JSON.stringify(me.body.data)).not.toContain(bob.email)
-      const clientRoutes = identityRoutes.filter((r) => r.access === 'client')
+      const clientRoutes = identityRoutes.map((r) => r.contract).filter((r) => r.access === 'client')
       expect(clientRoutes.length).toBeGreaterThan(10)
       expect(clientRoutes.filter((r) => r.path.includes(':')).map((r) => r.path)).toEqual([])
     })

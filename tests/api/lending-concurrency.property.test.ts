@@ -15,7 +15,7 @@ import {
   INACTIVE_APPLICATION_STATUSES,
   loan,
 } from '../../server/db/schema-lending'
-import { ApiError } from '../../server/http/errors'
+import { failureOf } from '../../server/http/errors'
 import { type Actor, journeyTransaction } from '../../server/services/journey/journey'
 import { renderApplicationDocuments } from '../../server/services/lending/documents'
 import { runDueJobs } from '../../server/services/lending/jobs'
@@ -86,7 +86,8 @@ describe('lending under concurrency', () => {
       )
       return 'signed'
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return `refused ${error.status}`
+      const failure = failureOf(error)
+      if (failure && failure.status < 500) return `refused ${failure.status}`
       throw error
     }
   }
@@ -203,7 +204,7 @@ describe('lending under concurrency', () => {
       ),
     )
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1)
-    for (const a of attempts) if (a.status === 'rejected') expect((a.reason as ApiError).status).toBe(409)
+    for (const a of attempts) if (a.status === 'rejected') expect(failureOf(a.reason)?.status).toBe(409)
     await Promise.all(Array.from({ length: 5 }, () => runDueJobs(t.deps)))
     const [d] = await db()
       .select({ n: count() })

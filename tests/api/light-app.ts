@@ -3,8 +3,8 @@
  * before any route touches one, and a test that needs no database starts in milliseconds, not seconds.
  */
 import * as v from 'valibot'
+import type { AppDeps } from '../../server/deps'
 import { type AppOptions, createApp } from '../../server/http/app'
-import type { AppDeps } from '../../server/http/context'
 import { ok } from '../../server/http/envelope'
 import { type AnyRoute, defineRoute } from '../../server/http/route'
 import { createLogger } from '../../server/logger'

@@ -26,6 +26,7 @@ import {
 } from '../../src/app/application-services'
 import { followMachines } from '../../src/app/machine-routing'
 import { flush } from '../support/deferred'
+import { withCall } from '../support/fake-api'
 
 const decision = (target: SubmitTarget): SubmitDecision => ({
   target,
@@ -36,7 +37,7 @@ const decision = (target: SubmitTarget): SubmitDecision => ({
 })
 
 function setup(post: (path: string, body: unknown) => Promise<unknown> = async () => ({ id: 9 })) {
-  const api = { post: vi.fn(post) } as unknown as ApiClient & { post: ReturnType<typeof vi.fn> }
+  const api = withCall({ post: vi.fn(post) })
   const refreshJourney = vi.fn()
   const application = createApplicationServices({ api, refreshJourney })
   const root = createRootRouteWithContext<{ application: ApplicationServices }>()({

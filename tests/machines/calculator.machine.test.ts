@@ -37,6 +37,7 @@ import {
 import { createTestModel, type TestPath } from 'xstate/graph'
 import { type CalculatorConfig, defaultCalculatorConfig } from '../../domain/calculator-config'
 import { offeredTabs, submitTarget, termLimitsFor } from '../../domain/calculator-rules'
+import type { OfferRequest } from '../../domain/contract/pricing'
 import type { Offer } from '../../domain/offer'
 import { validateOfferRequest } from '../../domain/pricing/offer'
 import {
@@ -50,7 +51,6 @@ import {
   needsLoginIn,
   OFFER_DEBOUNCE_MS,
   OfferRefusedError,
-  type OfferRequest,
   OPTIONAL_FEE,
   offerRequestOf,
   requestKeyOf,

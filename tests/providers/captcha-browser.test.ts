@@ -10,6 +10,7 @@ import type { ApiClient } from '../../src/api/client'
 import { fetchDeployment } from '../../src/app/deployment'
 import { captchaToken, SANDBOX_CAPTCHA_KEY } from '../../src/features/auth/captcha'
 import { providerToken } from '../../src/features/auth/captcha-provider'
+import { withCall } from '../support/fake-api'
 
 type TestWindow = Window & { grecaptcha?: unknown; turnstile?: unknown }
 const win = window as TestWindow
@@ -22,12 +23,12 @@ afterEach(() => {
 })
 
 async function serverSays(captcha: Environment['captcha'] | 'fails') {
-  const api = {
+  const api = withCall({
     get: async () => {
       if (captcha === 'fails') throw new Error('offline')
       return { sandbox: false, sandboxed: [], captcha } satisfies Environment
     },
-  } as unknown as ApiClient
+  })
   await fetchDeployment(api)
 }
 

@@ -76,7 +76,7 @@ describe('scores on Hiram scale (deployment thresholds 0.3 and 0.8)', () => {
   it('below the configured minimum is refused', async () => {
     expect(await recaptcha.score('score-0.29', 'login')).toBeLessThan(CAPTCHA_MIN_SCORE)
     await expect(assertHuman(recaptcha, 'score-0.1', 'login')).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'captchaFailed',
     })
   })
@@ -139,7 +139,7 @@ describe('Turnstile (no score)', () => {
 })
 
 describe('fails closed, and says the provider is unavailable', () => {
-  const unavailable = { status: 503, code: 'captchaUnavailable' }
+  const unavailable = { kind: 'unavailable', code: 'captchaUnavailable' }
 
   it('on a 5xx or an unreadable answer', async () => {
     await expect(recaptcha.score('http-500', 'login')).rejects.toMatchObject({

@@ -31,7 +31,7 @@ async function failure(promise: Promise<unknown>) {
     (e: unknown) => e,
   )
   expect(error).toBeInstanceOf(MessageNotSentError)
-  expect(error).toMatchObject({ status: 503, code: 'messageNotSent', channel: 'email' })
+  expect(error).toMatchObject({ kind: 'unavailable', code: 'messageNotSent', channel: 'email' })
   return error as MessageNotSentError
 }
 

@@ -253,7 +253,7 @@ describe('real channels from the environment, against local fakes', () => {
       const providers = providersFromEnv(env(), log.logger)
       const sms = codeMessage('login_mfa', 'sms', '09183334444', '918')
       await expect(providers.messaging.send(database.db, sms)).rejects.toMatchObject({
-        status: 503,
+        kind: 'unavailable',
         code: 'messageNotSent',
         reason: 'refused',
       })

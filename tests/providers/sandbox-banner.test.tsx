@@ -13,6 +13,7 @@ import { AppServicesProvider } from '../../src/app/app-context'
 import type { AppServices } from '../../src/app/services'
 import { loadMessages, MessagesProvider } from '../../src/i18n/messages'
 import { SandboxBanner } from '../../src/ui/layout/sandbox-banner'
+import { withCall } from '../support/fake-api'
 
 afterEach(cleanup)
 
@@ -23,7 +24,7 @@ const environment = (sandbox: boolean): Environment => ({
 })
 
 async function renderBanner(get: (path: string, options?: { quiet?: boolean }) => Promise<unknown>) {
-  const api = { get: vi.fn(get) } as unknown as ApiClient
+  const api = withCall({ get: vi.fn(get) })
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const services = { api, queryClient } as unknown as AppServices
   render(

@@ -60,7 +60,7 @@ async function failure(promise: Promise<unknown>) {
     (e: unknown) => e,
   )
   expect(error).toBeInstanceOf(MessageNotSentError)
-  expect(error).toMatchObject({ status: 503, code: 'messageNotSent', channel: 'sms' })
+  expect(error).toMatchObject({ kind: 'unavailable', code: 'messageNotSent', channel: 'sms' })
   return error as MessageNotSentError
 }
 

@@ -20,6 +20,7 @@ import type { AppServices } from '../../src/app/services'
 import { loadMessages, MessagesProvider } from '../../src/i18n/messages'
 import { routeTree } from '../../src/route-tree.gen'
 import { NotFoundPage } from '../../src/ui/errors/not-found-page'
+import { withCall } from '../support/fake-api'
 
 const LEAD_ID = '3f1c2a9e-8b7d-4c6e-9a5b-1d2e3f4a5b6c'
 const lead = {
@@ -70,7 +71,7 @@ function clientToken(): string {
 async function openApp(path: string, get: Get, asClient = false) {
   const posts: { path: string; body: unknown }[] = []
   const gets: string[] = []
-  const api = {
+  const api = withCall({
     get: vi.fn(async (p: string) => {
       gets.push(p)
       return get(p)
@@ -79,7 +80,7 @@ async function openApp(path: string, get: Get, asClient = false) {
       posts.push({ path: p, body })
       return { nextCodeAt: null }
     }),
-  } as unknown as ApiClient
+  })
   const auth = createActor(
     authMachine.provide({
       actors: {

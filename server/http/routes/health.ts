@@ -6,9 +6,9 @@
  */
 import { sql } from 'drizzle-orm'
 import * as v from 'valibot'
+import { DomainError } from '../../../domain/errors'
 import { errorForLog } from '../../db/errors'
 import { ok } from '../envelope'
-import { ApiError } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 
 /** Longer than a healthy `select 1` under load, shorter than a probe's usual 1 s to 5 s timeout. */
@@ -64,7 +64,7 @@ export const healthRoutes: AnyRoute[] = [
           { requestId: c.get('requestId'), err: errorForLog(error) },
           'readiness: database unavailable',
         )
-        throw new ApiError(503, 'serviceUnavailable', 'The database is not available.')
+        throw new DomainError('unavailable', 'serviceUnavailable', 'The database is not available.')
       }
       return ok(c, { status: 'ok' as const, database: database.kind })
     },

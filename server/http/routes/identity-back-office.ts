@@ -3,6 +3,7 @@
  * token refresh, logout, the message outbox, blocking clients and issuing single-link tokens.
  */
 import * as v from 'valibot'
+import { DomainError, notFound } from '../../../domain/errors'
 import { codeBodySchema, userLoginSchema } from '../../../domain/identity'
 import { idString } from '../../../domain/ids'
 import { safeString } from '../../../domain/safe-text'
@@ -29,7 +30,6 @@ import {
 import { issueSingleLink } from '../../services/identity/single-link'
 import { authenticateUser, findUser, userAccount, userView } from '../../services/identity/users'
 import { ok, okPage } from '../envelope'
-import { ApiError, notFound } from '../errors'
 import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'
 import { db, deliverCode, deps, refreshToken, requesterOf, tryDeliverCode, withRetryAfter } from './identity'
@@ -46,7 +46,8 @@ const userSchema = v.object({
   active: v.boolean(),
 })
 
-const notPending = () => new ApiError(409, 'mfaNotPending', 'This session does not need a second factor.')
+const notPending = () =>
+  new DomainError('conflict', 'mfaNotPending', 'This session does not need a second factor.')
 
 export const backOfficeIdentityRoutes: AnyRoute[] = [
   defineRoute({
@@ -102,7 +103,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
       const { sessionId, id } = c.get('principal')
       if (!(await isMfaPending(db(c), sessionId))) throw notPending()
       const row = await findUser(db(c), id)
-      if (!row) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+      if (!row) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
       assertCode(
         await checkCode(
           db(c),
@@ -118,7 +119,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
       if (!done) throw notPending()
       await trustDevice(db(c), 'user', row.id, done.deviceHash, now())
       const refreshed = await refreshSession(db(c), secrets.jwtSecret, sessionId, now())
-      if (!refreshed) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+      if (!refreshed) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
       sendToken(c, refreshed.token)
       logger.info({ userId: row.id, event: 'user.login' }, 'back-office user logged in after a second factor')
       return ok(c, { mfa: false, user: userView(row) })
@@ -136,7 +137,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
       const { sessionId, id } = c.get('principal')
       if (!(await isMfaPending(db(c), sessionId))) throw notPending()
       const row = await findUser(db(c), id)
-      if (!row) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+      if (!row) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
       const sent = await deliverCode(c, {
         purpose: 'login_mfa',
         channel: 'email',

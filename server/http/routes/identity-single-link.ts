@@ -2,6 +2,8 @@
  * Single-link login (/affiliate/sleeper-otp): the link's token (lead_id) plus an SMS code to the client's phone
  * open a session that sees the active loan only. Only routes declared `singleLink: true` accept it.
  */
+
+import { DomainError } from '../../../domain/errors'
 import { singleLinkLoginSchema, singleLinkOtpSchema } from '../../../domain/identity'
 import { clientAddress, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
@@ -11,7 +13,6 @@ import { assertCode, checkCode } from '../../services/identity/codes'
 import { openSession } from '../../services/identity/sessions'
 import { consumeLink, findLiveLink, linkInvalid } from '../../services/identity/single-link'
 import { ok } from '../envelope'
-import { ApiError } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 import { db, deliverCode, deps } from './identity'
 
@@ -20,7 +21,8 @@ async function linkedClient(c: Parameters<typeof db>[0], leadId: string) {
   if (!link) throw linkInvalid()
   const row = await findClient(db(c), link.clientId)
   if (!row) throw linkInvalid()
-  if (row.status === CLIENT_BLOCKED) throw new ApiError(403, 'accountBlocked', 'The account is blocked.')
+  if (row.status === CLIENT_BLOCKED)
+    throw new DomainError('forbidden', 'accountBlocked', 'The account is blocked.')
   return { link, row }
 }
 

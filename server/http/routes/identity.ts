@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono'
 import * as v from 'valibot'
+import { DomainError, invalid } from '../../../domain/errors'
 import {
   changeEmailSchema,
   changeEmailSendCodeSchema,
@@ -61,7 +62,6 @@ import {
 import { bucketFor, limitPerAddress, limitRequests, RateLimited } from '../../services/identity/throttle'
 import type { AppEnv } from '../context'
 import { ok, setHeader } from '../envelope'
-import { ApiError, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
 
 /**
@@ -185,7 +185,7 @@ const timing = (sent: SentCode) => ({
 async function currentClient(c: Context<AppEnv>): Promise<ClientRow> {
   const row = await findClient(db(c), c.get('principal').id)
   // The session check found the client a moment ago; a vanished row means the session is over.
-  if (!row) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+  if (!row) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
   return row
 }
 
@@ -244,7 +244,7 @@ const privateSmsCode = (ts: boolean) =>
     handler: async (c) => {
       const row = await currentClient(c)
       if (row.phoneVerifiedAt)
-        throw new ApiError(409, 'phoneAlreadyVerified', 'The mobile number is already verified.')
+        throw new DomainError('conflict', 'phoneAlreadyVerified', 'The mobile number is already verified.')
       const sent = await deliverCode(c, {
         purpose: 'phone_verify',
         channel: 'sms',
@@ -286,7 +286,7 @@ async function answerLogin(c: Context<AppEnv>, row: ClientRow, token: string) {
 export async function refreshToken(c: Context<AppEnv>) {
   const { secrets, now } = deps(c)
   const refreshed = await refreshSession(db(c), secrets.jwtSecret, c.get('principal').sessionId, now())
-  if (!refreshed) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+  if (!refreshed) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
   sendToken(c, refreshed.token)
   return ok(c, { expiresIn: refreshed.expiresIn })
 }
@@ -305,7 +305,7 @@ export const identityRoutes: AnyRoute[] = [
     response: v.object({ available: v.boolean() }),
     handler: async (c, { params }) => {
       const parsed = v.safeParse(params.key === 'email' ? emailSchema : mobilePhoneSchema, params.value)
-      if (!parsed.success) throw validationFailed(toViolations(parsed.issues, 'params.value'))
+      if (!parsed.success) throw invalid(toViolations(parsed.issues, 'params.value'))
       await withRetryAfter(c, () =>
         limitPerAddress(db(c), 'check', clientAddress(c), CHECKS_PER_ADDRESS, 10, deps(c).now()),
       )
@@ -392,7 +392,7 @@ export const identityRoutes: AnyRoute[] = [
     handler: async (c) => {
       const row = await currentClient(c)
       if (row.emailVerifiedAt)
-        throw new ApiError(409, 'emailAlreadyVerified', 'The e-mail is already verified.')
+        throw new DomainError('conflict', 'emailAlreadyVerified', 'The e-mail is already verified.')
       const sent = await deliverCode(c, {
         purpose: 'email_verify',
         channel: 'email',
@@ -535,14 +535,15 @@ export const identityRoutes: AnyRoute[] = [
       const { secrets, logger, now } = deps(c)
       const { sessionId } = c.get('principal')
       if (!(await isMfaPending(db(c), sessionId)))
-        throw new ApiError(409, 'mfaNotPending', 'This session does not need a second factor.')
+        throw new DomainError('conflict', 'mfaNotPending', 'This session does not need a second factor.')
       const row = await currentClient(c)
       await checkClientCode(c, 'login_mfa', row.phone, body.code, row.id)
       const done = await completeMfa(db(c), sessionId)
-      if (!done) throw new ApiError(409, 'mfaNotPending', 'This session does not need a second factor.')
+      if (!done)
+        throw new DomainError('conflict', 'mfaNotPending', 'This session does not need a second factor.')
       await trustDevice(db(c), 'client', row.id, done.deviceHash, now())
       const refreshed = await refreshSession(db(c), secrets.jwtSecret, sessionId, now())
-      if (!refreshed) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+      if (!refreshed) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
       logger.info({ clientId: row.id, event: 'client.login' }, 'client logged in after a second factor')
       return answerLogin(c, row, refreshed.token)
     },
@@ -558,7 +559,7 @@ export const identityRoutes: AnyRoute[] = [
     response: sentSchema,
     handler: async (c) => {
       if (!(await isMfaPending(db(c), c.get('principal').sessionId)))
-        throw new ApiError(409, 'mfaNotPending', 'This session does not need a second factor.')
+        throw new DomainError('conflict', 'mfaNotPending', 'This session does not need a second factor.')
       const row = await currentClient(c)
       const sent = await deliverCode(c, {
         purpose: 'login_mfa',
@@ -635,10 +636,9 @@ export const identityRoutes: AnyRoute[] = [
           at,
         ),
       )
-      if (!check.ok)
-        throw validationFailed([{ propertyPath: 'oldPassword', message: messageKeys.oldPassword }])
+      if (!check.ok) throw invalid([{ propertyPath: 'oldPassword', message: messageKeys.oldPassword }])
       if (body.password === body.oldPassword)
-        throw validationFailed([{ propertyPath: 'password', message: messageKeys.uniqueNewPassword }])
+        throw invalid([{ propertyPath: 'password', message: messageKeys.uniqueNewPassword }])
       await setPassword(db(c), row.id, await hashPassword(body.password), at)
       await revokeAllSessions(db(c), 'client', row.id, 'password_changed', sessionId)
       await sendNotice(db(c), messaging, 'sms', row.phone, 'password_changed')

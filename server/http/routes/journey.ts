@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono'
 import * as v from 'valibot'
+import { DomainError, invalid } from '../../../domain/errors'
 import { journeyStatuses, journeySteps } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
@@ -30,7 +31,6 @@ import {
 } from '../../services/journey/registration'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
-import { ApiError, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
 
 export const deps = (c: Context<AppEnv>) => c.get('deps')
@@ -50,7 +50,7 @@ export function callerOf(c: Context<AppEnv>): Actor {
 
 export async function currentClient(c: Context<AppEnv>): Promise<ClientRow> {
   const row = await findClient(db(c), clientIdOf(c))
-  if (!row) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+  if (!row) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
   return row
 }
 
@@ -100,7 +100,7 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       // The age is counted on the server's clock (the body schema used the wall clock, like the form does).
       const age = v.safeParse(birthDateSchema({ now: deps(c).now }), body.birthDate)
-      if (!age.success) throw validationFailed(toViolations(age.issues, 'birthDate'))
+      if (!age.success) throw invalid(toViolations(age.issues, 'birthDate'))
       const row = await currentClient(c)
       if (body.email !== row.email && (await isTaken(db(c), 'email', body.email))) throw emailTaken()
       let change: Awaited<ReturnType<typeof journeyTransaction<void>>>
@@ -247,7 +247,7 @@ export const journeyRoutes: AnyRoute[] = [
       const now = deps(c).now()
       const id = clientIdOf(c)
       const violations = await addressViolations(db(c), body)
-      if (violations.length) throw validationFailed(violations)
+      if (violations.length) throw invalid(violations)
       const change = await journeyTransaction(
         deps(c),
         id,

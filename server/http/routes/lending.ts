@@ -9,6 +9,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import { backOfficeDecisionSchema } from '../../../domain/back-office-decision'
 import { campaignParams } from '../../../domain/campaign'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
 import { idString } from '../../../domain/ids'
 import { offerSchema } from '../../../domain/offer'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
@@ -37,7 +38,6 @@ import { activeLoanView, documentTypes, signInTransaction } from '../../services
 import { reviewQueuePage } from '../../services/lending/review-queue'
 import type { AppEnv } from '../context'
 import { binary, ok, okPage, setHeader } from '../envelope'
-import { ApiError, notFound, validationFailed } from '../errors'
 import { okSlice, pagingSchema } from '../paging'
 import { type AnyRoute, defineRoute } from '../route'
 import { deliverCode } from './identity'
@@ -114,7 +114,7 @@ function idempotencyKeyOf(c: Context<AppEnv>): string | null {
   const key = c.req.header('idempotency-key')
   if (key === undefined) return null
   if (!IDEMPOTENCY.test(key))
-    throw validationFailed([
+    throw invalid([
       { propertyPath: 'headers.Idempotency-Key', message: '8 to 128 letters, digits or _ . : - characters.' },
     ])
   return key
@@ -461,7 +461,11 @@ export const lendingRoutes: AnyRoute[] = [
               .from(loanDocument)
               .where(eq(loanDocument.applicationId, row.id))
             if (row.status !== 2 || !doc || doc.version !== row.version)
-              throw new ApiError(409, 'documentsOutdated', 'Render the documents before asking for the code.')
+              throw new DomainError(
+                'conflict',
+                'documentsOutdated',
+                'Render the documents before asking for the code.',
+              )
           },
         )
         // The owner's trusted device has its own code budget, and a limit answers 429 with Retry-After, which

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono'
 import * as v from 'valibot'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
 import { messageKeys } from '../../../domain/identity'
 import { idString } from '../../../domain/ids'
 import { ibanValidateSchema, journeyMessageKeys, payoutSchema } from '../../../domain/journey/fields'
@@ -28,7 +29,6 @@ import {
 import { failedDisbursement, retryPayoutInTransaction } from '../../services/lending/payout'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
-import { ApiError, notFound, validationFailed } from '../errors'
 import { okSlice, pagingSchema } from '../paging'
 import { type AnyRoute, defineRoute } from '../route'
 import { deliverCode } from './identity'
@@ -44,7 +44,7 @@ const codeBody = v.object({ code: payoutCode })
 
 async function me(c: Context<AppEnv>) {
   const row = await findClient(db(c), clientIdOf(c))
-  if (!row) throw new ApiError(401, 'unauthorized', 'The session has ended.')
+  if (!row) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
   return row
 }
 
@@ -147,8 +147,8 @@ export const payoutRoutes: AnyRoute[] = [
       const id = clientIdOf(c)
       await assertJourneyAccepts(db(c), id, { type: 'SAVE_PAYOUT' })
       if (!(await payoutChangeNeedsCode(db(c), id)))
-        throw new ApiError(
-          409,
+        throw new DomainError(
+          'conflict',
           'payoutCodeNotNeeded',
           'No code is needed to choose the first payout account.',
         )
@@ -210,7 +210,7 @@ export const payoutRoutes: AnyRoute[] = [
     body: ibanValidateSchema,
     handler: async (c, { body }) => {
       if (await bankAccountExists(db(c), clientIdOf(c), body.iban))
-        throw validationFailed([{ propertyPath: 'iban', message: journeyMessageKeys.bankAccountExist }])
+        throw invalid([{ propertyPath: 'iban', message: journeyMessageKeys.bankAccountExist }])
       return ok(c, { valid: true, iban: body.iban })
     },
   }),

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../../../domain/calculator-config'
+import { notFound } from '../../../domain/errors'
 import {
   classificationLocales,
   classificationSchema,
@@ -25,7 +26,6 @@ import {
 } from '../../services/reference'
 import type { AppEnv } from '../context'
 import { ok, okPage } from '../envelope'
-import { notFound } from '../errors'
 import { okSlice, pagingQuery, pagingSchema } from '../paging'
 import { pageNumber } from '../params'
 import { type AnyRoute, defineRoute } from '../route'

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono'
 import * as v from 'valibot'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
 import {
   clientDocumentTypes,
   idDocumentSides,
@@ -35,7 +36,6 @@ import {
 } from '../../services/journey/uploads'
 import type { AppEnv } from '../context'
 import { binary, ok } from '../envelope'
-import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
 import { callerOf, clientIdOf, db, deps } from './journey'
 
@@ -51,7 +51,7 @@ async function multipart(c: Context<AppEnv>) {
   const config = await readUploadConfig(db(c))
   assertContentLength(c.req.header('content-length'), config)
   const form = await c.req.parseBody().catch(() => {
-    throw validationFailed([{ propertyPath: 'file', message: k.required }])
+    throw invalid([{ propertyPath: 'file', message: k.required }])
   })
   return { config, form }
 }
@@ -82,7 +82,7 @@ const documentUpload = (path: string, summary: string, category: UploadCategory,
         : /^[a-z_]{1,50}$/.test(rawType)
           ? rawType
           : null
-      if (!kind) throw validationFailed([{ propertyPath: 'type', message: k.wrongFormat }])
+      if (!kind) throw invalid([{ propertyPath: 'type', message: k.wrongFormat }])
       const checked = await checkFile(form.file, config, uploadMimeTypes)
       const id = clientIdOf(c)
       const { uploadsDir, now } = deps(c)
@@ -141,7 +141,7 @@ export const uploadRoutes: AnyRoute[] = [
     handler: async (c) => {
       const { config, form } = await multipart(c)
       const side = v.safeParse(sideParams, { type: form.type })
-      if (!side.success) throw validationFailed([{ propertyPath: 'type', message: k.wrongFormat }])
+      if (!side.success) throw invalid([{ propertyPath: 'type', message: k.wrongFormat }])
       const { uploadsDir, now } = deps(c)
       const at = now()
       const checked: CheckedFile = await checkFile(form.file, config, imageMimeTypes)
@@ -160,7 +160,7 @@ export const uploadRoutes: AnyRoute[] = [
             // Counted under the journey lock, so two parallel uploads cannot both take the last attempt.
             const used = await idPhotoUploads(tx, id)
             if (config.maxAttempts > 0 && used >= config.maxAttempts)
-              throw new ApiError(422, 'uploadMetric', 'No upload attempts are left.', [
+              throw new DomainError('refused', 'uploadMetric', 'No upload attempts are left.', [
                 { propertyPath: 'file', message: 'uploadMetric' },
               ])
             const previous = await retireIdPhoto(tx, id, side.output.type, at)
@@ -253,7 +253,7 @@ export const uploadRoutes: AnyRoute[] = [
       const at = deps(c).now()
       // The expiry window is counted on the server's clock.
       const dated = v.safeParse(makeIdentityDocumentSchema({ now: deps(c).now }), body)
-      if (!dated.success) throw validationFailed(toViolations(dated.issues))
+      if (!dated.success) throw invalid(toViolations(dated.issues))
       const change = await journeyTransaction(
         deps(c),
         id,
@@ -262,9 +262,12 @@ export const uploadRoutes: AnyRoute[] = [
         at,
         async (tx) => {
           if (!(await liveIdPhoto(tx, id, 'front')))
-            throw new ApiError(422, 'idPhotoMissing', 'Upload a photo of the front of the document first.', [
-              { propertyPath: 'front', message: k.required },
-            ])
+            throw new DomainError(
+              'refused',
+              'idPhotoMissing',
+              'Upload a photo of the front of the document first.',
+              [{ propertyPath: 'front', message: k.required }],
+            )
           await writeIdentityDocument(tx, id, body, at)
         },
       )

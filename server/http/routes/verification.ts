@@ -5,13 +5,13 @@
  */
 import { and, count, desc, eq } from 'drizzle-orm'
 import * as v from 'valibot'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { JourneyEvent } from '../../../domain/journey/client-journey.machine'
 import { safeString } from '../../../domain/safe-text'
 import { bankDataAttempt, identityDocument, verificationSession } from '../../db/schema-journey'
 import { assertJourneyAccepts, JourneyStepMismatch, journeyTransaction } from '../../services/journey/journey'
 import { findProfile } from '../../services/journey/registration'
 import { ok } from '../envelope'
-import { ApiError, notFound, validationFailed } from '../errors'
 import { type AnyRoute, defineRoute } from '../route'
 import { callerOf, clientIdOf, db, deps } from './journey'
 
@@ -231,17 +231,25 @@ export const verificationRoutes: AnyRoute[] = [
       const id = clientIdOf(c)
       const { bankData, now } = deps(c)
       if (!(await bankData.banks()).some((bank) => bank.code === body.bank))
-        throw validationFailed([{ propertyPath: 'bank', message: 'error-required' }])
+        throw invalid([{ propertyPath: 'bank', message: 'error-required' }])
       await assertJourneyAccepts(db(c), id, { type: 'BANK_DATA_IMPORTED' })
       if ((await failedLogins(db(c), id)) >= MAX_FAILED_BANK_LOGINS)
-        throw new ApiError(429, 'tooManyAttempts', 'Too many failed bank logins: skip this step instead.')
+        throw new DomainError(
+          'rateLimited',
+          'tooManyAttempts',
+          'Too many failed bank logins: skip this step instead.',
+        )
       const result = await bankData.importData(body)
       const at = now()
       const event: JourneyEvent = result.ok ? { type: 'BANK_DATA_IMPORTED' } : { type: 'BANK_LOGIN_FAILED' }
       const change = await journeyTransaction(deps(c), id, event, callerOf(c), at, async (tx) => {
         // Counted again under the journey lock: parallel wrong logins cannot pass the limit together.
         if (!result.ok && (await failedLogins(tx, id)) >= MAX_FAILED_BANK_LOGINS)
-          throw new ApiError(429, 'tooManyAttempts', 'Too many failed bank logins: skip this step instead.')
+          throw new DomainError(
+            'rateLimited',
+            'tooManyAttempts',
+            'Too many failed bank logins: skip this step instead.',
+          )
         await tx.insert(bankDataAttempt).values({
           clientId: id,
           bank: body.bank,
@@ -253,13 +261,13 @@ export const verificationRoutes: AnyRoute[] = [
       })
       if (result.ok) return ok(c, { bank: body.bank, summary: result.summary, flow: change.flow })
       if (result.error === 'ServiceTemporarilyUnavailable')
-        throw new ApiError(
-          503,
+        throw new DomainError(
+          'unavailable',
           'ServiceTemporarilyUnavailable',
           'The bank cannot be reached now. Try later or skip.',
         )
-      throw new ApiError(
-        422,
+      throw new DomainError(
+        'refused',
         'InvalidCredentials',
         `The bank refused the login (${change.result} of ${MAX_FAILED_BANK_LOGINS} failed logins).`,
         [{ propertyPath: 'password', message: 'error-invalid-credentials' }],

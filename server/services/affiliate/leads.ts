@@ -5,9 +5,9 @@
  */
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { LeadCreate, LeadPrefill } from '../../../domain/affiliate'
+import { notFound } from '../../../domain/errors'
 import type { DbOrTx } from '../../db/client'
 import { affiliateLead } from '../../db/schema-affiliate'
-import { notFound } from '../../http/errors'
 
 export type LeadRow = typeof affiliateLead.$inferSelect
 

@@ -5,12 +5,12 @@
 
 import { createHash } from 'node:crypto'
 import { eq, or } from 'drizzle-orm'
+import { DomainError, invalid } from '../../../domain/errors'
 import { consentVersions, messageKeys, type SignUp } from '../../../domain/identity'
 import { CLIENT_BLOCKED } from '../../auth/authenticate'
 import { hashPassword } from '../../auth/passwords'
 import type { Db, DbOrTx } from '../../db/client'
 import { client, consent } from '../../db/schema-identity'
-import { ApiError, validationFailed } from '../../http/errors'
 import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
 import { checkPasswordThrottled, type Requester } from './login'
@@ -21,9 +21,9 @@ export const CLIENT_ACTIVE = 1
 // One definition: the access check and the services must agree on what "blocked" is.
 export { CLIENT_BLOCKED } from '../../auth/authenticate'
 
-export const emailTaken = () => validationFailed([{ propertyPath: 'email', message: messageKeys.emailTaken }])
+export const emailTaken = () => invalid([{ propertyPath: 'email', message: messageKeys.emailTaken }])
 export const phoneTaken = () =>
-  validationFailed([{ propertyPath: 'mobilePhone.number', message: messageKeys.phoneTaken }])
+  invalid([{ propertyPath: 'mobilePhone.number', message: messageKeys.phoneTaken }])
 
 /** The throttle and code-owner name of a client account. */
 export const clientAccount = (id: number) => `client:${id}`
@@ -56,7 +56,7 @@ export async function signUp(db: Db, input: SignUp, now: Date): Promise<SignedUp
   if (await isTaken(db, 'phone', input.mobilePhone.number)) {
     violations.push({ propertyPath: 'mobilePhone.number', message: messageKeys.phoneTaken })
   }
-  if (violations.length) throw validationFailed(violations)
+  if (violations.length) throw invalid(violations)
   // Hash before the transaction: never hold PGlite's single connection during slow work.
   const passwordHash = await hashPassword(input.password)
   try {
@@ -137,11 +137,15 @@ export async function authenticateClient(
     now,
   )
   if (!row || !check.ok) {
-    throw new ApiError(401, 'invalidCredentials', 'The mobile number, e-mail or password is not correct.', [
-      { propertyPath: 'password', message: 'error-invalid-credentials' },
-    ])
+    throw new DomainError(
+      'unauthenticated',
+      'invalidCredentials',
+      'The mobile number, e-mail or password is not correct.',
+      [{ propertyPath: 'password', message: 'error-invalid-credentials' }],
+    )
   }
-  if (row.status === CLIENT_BLOCKED) throw new ApiError(403, 'accountBlocked', 'The account is blocked.')
+  if (row.status === CLIENT_BLOCKED)
+    throw new DomainError('forbidden', 'accountBlocked', 'The account is blocked.')
   return { row, priorFailures: check.priorFailures, knownDevice: check.knownDevice }
 }
 

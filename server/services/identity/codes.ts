@@ -14,9 +14,9 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import type { Db, Tx } from '../../db/client'
 import { verificationCode } from '../../db/schema-identity'
-import { ApiError } from '../../http/errors'
 import { hitsSince, RateLimited, recordHit, secondsUntil } from './throttle'
 
 export const CODE_TTL_MINUTES = 10
@@ -205,11 +205,11 @@ export async function checkCode(
 /** The spec's answers: not sent -> 'Code not found by given identity'; incorrect -> 'Phone verification not passed'. */
 export function assertCode(result: CodeCheck, field = 'code') {
   if (result === 'not_sent')
-    throw new ApiError(422, 'codeNotSent', codeErrors.notSent, [
+    throw new DomainError('refused', 'codeNotSent', codeErrors.notSent, [
       { propertyPath: field, message: codeErrors.notSent },
     ])
   if (result === 'incorrect')
-    throw new ApiError(422, 'codeIncorrect', codeErrors.incorrect, [
+    throw new DomainError('refused', 'codeIncorrect', codeErrors.incorrect, [
       { propertyPath: field, message: codeErrors.incorrect },
     ])
 }

@@ -13,6 +13,7 @@
 
 import { and, eq } from 'drizzle-orm'
 import * as v from 'valibot'
+import { DomainError } from '../../../domain/errors'
 import { eventsAcceptedAt, type JourneyEventType } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
@@ -24,8 +25,7 @@ import {
 } from '../../../domain/journey/fields'
 import type { Db, Tx } from '../../db/client'
 import { bankDataAttempt, verificationSession } from '../../db/schema-journey'
-import type { AppDeps } from '../../http/context'
-import { ApiError } from '../../http/errors'
+import type { AppDeps } from '../../deps'
 import { jobActor, journeyTransaction, readJourney } from '../journey/journey'
 import { addDisbursement, assertPayoutSelected } from '../journey/payout'
 import {
@@ -184,7 +184,7 @@ export async function seedDemoClient(deps: SeedDeps, now = new Date()) {
       await markPhoneVerified(db, created.id, now)
     } catch (error) {
       // Another process seeded it first, or someone signed up with the demo e-mail: either way, nothing to do.
-      if (!(error instanceof ApiError)) throw error
+      if (!(error instanceof DomainError)) throw error
     }
     row = await findClientByLogin(db, DEMO_CLIENT.phone)
   }
@@ -193,7 +193,7 @@ export async function seedDemoClient(deps: SeedDeps, now = new Date()) {
       await completeDemoRegistration(deps, row.id, row.email, now)
     } catch (error) {
       // A second process walking the same steps is refused with journeyStepMismatch: it finishes the walk.
-      if (!(error instanceof ApiError)) throw error
+      if (!(error instanceof DomainError)) throw error
       await completeDemoRegistration(deps, row.id, row.email, now)
     }
   }

@@ -5,9 +5,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import type { DbOrTx } from '../../db/client'
 import { singleLinkToken } from '../../db/schema-identity'
-import { ApiError } from '../../http/errors'
 
 /** The lifetime of the leadId cookie (259200 s): the link works as long as the page may remember it. */
 export const SINGLE_LINK_TTL_HOURS = 72
@@ -15,7 +15,11 @@ export const SINGLE_LINK_TTL_HOURS = 72
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url')
 
 export const linkInvalid = () =>
-  new ApiError(404, 'linkInvalid', 'This link is no longer valid. Please log in with your password.')
+  new DomainError(
+    'notFound',
+    'linkInvalid',
+    'This link is no longer valid. Please log in with your password.',
+  )
 
 export async function issueSingleLink(db: DbOrTx, clientId: number, issuedBy: number | null, now: Date) {
   const token = randomBytes(32).toString('base64url')

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto'
 import { and, asc, count, eq, gt, inArray, lt, sql } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import type { DbOrTx } from '../../db/client'
 import { throttleEvent } from '../../db/schema-identity'
-import { ApiError } from '../../http/errors'
 
 const hashOf = (identifier: string) =>
   createHash('sha256').update(identifier.toLowerCase()).digest('base64url').slice(0, 32)
@@ -22,13 +22,13 @@ export const subBucket = (parent: string, kind: string, identifier: string) =>
  * A 429 that says when to come back: the error handler's answer carries the code and message, and the route
  * sets `Retry-After` (seconds) from `retryAfter`, so the browser can show a countdown.
  */
-export class RateLimited extends ApiError {
+export class RateLimited extends DomainError {
   constructor(
     code: string,
     message: string,
     readonly retryAfter: number,
   ) {
-    super(429, code, message)
+    super('rateLimited', code, message)
   }
 }
 

@@ -3,10 +3,10 @@
  * defaults), and they log in with an e-mail and a password, plus an e-mail code on a device not seen before.
  */
 import { count, eq } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import { hashPassword } from '../../auth/passwords'
 import type { Db, DbOrTx } from '../../db/client'
 import { backOfficeUser } from '../../db/schema-identity'
-import { ApiError } from '../../http/errors'
 import { checkPasswordThrottled, type Requester } from './login'
 
 export type UserRow = typeof backOfficeUser.$inferSelect
@@ -61,11 +61,11 @@ export async function authenticateUser(
     now,
   )
   if (!row || !check.ok) {
-    throw new ApiError(401, 'invalidCredentials', 'The e-mail or password is not correct.', [
+    throw new DomainError('unauthenticated', 'invalidCredentials', 'The e-mail or password is not correct.', [
       { propertyPath: 'password', message: 'error-invalid-credentials' },
     ])
   }
-  if (!row.active) throw new ApiError(403, 'accountDisabled', 'The account is disabled.')
+  if (!row.active) throw new DomainError('forbidden', 'accountDisabled', 'The account is disabled.')
   return row
 }
 

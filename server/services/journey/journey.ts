@@ -8,6 +8,7 @@
  * transaction holds nothing but database work.
  */
 import { eq } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import {
   advanceJourney,
   clientJourneyMachine,
@@ -22,8 +23,7 @@ import {
 } from '../../../domain/journey/client-journey.machine'
 import type { DbOrTx, Tx } from '../../db/client'
 import { clientJourney, stateTransition } from '../../db/schema-journey'
-import type { AppDeps } from '../../http/context'
-import { ApiError } from '../../http/errors'
+import type { AppDeps } from '../../deps'
 
 function parsePersisted(value: unknown): PersistedJourney {
   const persisted = migratePersistedJourney(value)
@@ -46,13 +46,13 @@ export async function readFlow(db: DbOrTx, clientId: number) {
 }
 
 /** 409: the call does not fit the client's current step. The answer names the step so the app can re-route. */
-export class JourneyStepMismatch extends ApiError {
+export class JourneyStepMismatch extends DomainError {
   constructor(
     readonly step: JourneyStep,
     event: JourneyEvent['type'],
   ) {
     super(
-      409,
+      'conflict',
       'journeyStepMismatch',
       `${journeyEventDefinitions[event].label} cannot be accepted at the current step (${step}).`,
     )

@@ -4,13 +4,13 @@
  * and the violation is mapped to the spec's messages here.
  */
 import { and, asc, count, eq, ne } from 'drizzle-orm'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { JourneyStep } from '../../../domain/journey/client-journey.machine'
 import { journeyMessageKeys as k, type Payout } from '../../../domain/journey/fields'
 import type { DbOrTx, Tx } from '../../db/client'
 import { contact, institution } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { disbursement } from '../../db/schema-lending'
-import { ApiError, notFound, validationFailed } from '../../http/errors'
 import type { MessagingProvider } from '../../providers/messaging'
 import { readJourney, uniqueViolationOn } from './journey'
 
@@ -32,8 +32,8 @@ export async function payoutChangeNeedsCode(db: DbOrTx, clientId: number, from?:
 }
 
 export const payoutCodeRequired = () =>
-  new ApiError(
-    422,
+  new DomainError(
+    'refused',
     'payoutCodeRequired',
     'Changing where your money is sent needs the code we send to your mobile number.',
     [{ propertyPath: 'code', message: 'payoutCodeRequired' }],
@@ -153,7 +153,7 @@ export async function assertInstitution(db: DbOrTx, payout: Payout) {
     .select({ id: institution.id })
     .from(institution)
     .where(and(eq(institution.id, payout.bankId), eq(institution.parent, parent)))
-  if (!row) throw validationFailed([{ propertyPath: 'bankId', message: k.required }])
+  if (!row) throw invalid([{ propertyPath: 'bankId', message: k.required }])
 }
 
 /** The account a client adds becomes the selected one: it is what they just chose on the payment screen. */
@@ -163,8 +163,8 @@ export async function addDisbursement(tx: Tx, clientId: number, payout: Payout, 
     .from(disbursementEntry)
     .where(eq(disbursementEntry.clientId, clientId))
   if ((kept?.n ?? 0) >= MAX_PAYOUT_ACCOUNTS)
-    throw new ApiError(
-      422,
+    throw new DomainError(
+      'refused',
       'payoutAccountLimit',
       `At most ${MAX_PAYOUT_ACCOUNTS} payout accounts can be kept. Choose one of yours instead.`,
       [{ propertyPath: 'type', message: 'payoutAccountLimit' }],
@@ -189,14 +189,14 @@ export async function addDisbursement(tx: Tx, clientId: number, payout: Payout, 
 }
 
 /** Maps a unique-index refusal to the field and rule name the payment form shows. */
-export function payoutUniqueError(error: unknown): ApiError | null {
+export function payoutUniqueError(error: unknown): DomainError | null {
   switch (uniqueViolationOn(error)) {
     case 'disbursement_account_uq':
-      return validationFailed([{ propertyPath: 'accountNumber', message: k.bankAccountExist }])
+      return invalid([{ propertyPath: 'accountNumber', message: k.bankAccountExist }])
     case 'disbursement_cash_card_uq':
-      return validationFailed([{ propertyPath: 'accountNumber', message: k.uniqueCashCard }])
+      return invalid([{ propertyPath: 'accountNumber', message: k.uniqueCashCard }])
     case 'disbursement_cash_pickup_uq':
-      return validationFailed([{ propertyPath: 'provider', message: k.bankAccountExist }])
+      return invalid([{ propertyPath: 'provider', message: k.bankAccountExist }])
     default:
       return null
   }
@@ -227,7 +227,12 @@ export async function assertPayoutSelected(tx: Tx, clientId: number) {
     .select({ id: disbursementEntry.id })
     .from(disbursementEntry)
     .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
-  if (!row) throw new ApiError(409, 'payoutNotSelected', 'Choose how to receive the money before finishing.')
+  if (!row)
+    throw new DomainError(
+      'conflict',
+      'payoutNotSelected',
+      'Choose how to receive the money before finishing.',
+    )
 }
 
 /** PUT /iban/validate: the format, and that this client has not saved the same bank account already. */

@@ -3,6 +3,8 @@
  * runs inside a journey transaction (`tx`), after its input was validated.
  */
 import { and, count, eq } from 'drizzle-orm'
+import type { Violation } from '../../../domain/contract/wire'
+import { DomainError, invalid } from '../../../domain/errors'
 import type { Address, Details, Employment, Geo, Reference } from '../../../domain/journey/fields'
 import { journeyMessageKeys } from '../../../domain/journey/fields'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -15,7 +17,6 @@ import {
   clientProfile,
   identityDocument,
 } from '../../db/schema-journey'
-import { ApiError, type Violation, validationFailed } from '../../http/errors'
 import { listDistricts } from '../reference'
 
 /** How many contacts besides the reference a client may name: enough for a family, not a phone book. */
@@ -63,8 +64,8 @@ export async function writeDetails(
 export async function confirmBackOfficeDetails(tx: Tx, clientId: number, now: Date) {
   const profile = await findProfile(tx, clientId)
   if (profile?.detailsSource !== 'back_office') {
-    throw new ApiError(
-      409,
+    throw new DomainError(
+      'conflict',
       'detailsMissing',
       'No details were entered for you by our staff: fill in your personal details instead.',
     )
@@ -96,7 +97,7 @@ export async function writeEmployment(tx: Tx, clientId: number, employment: Empl
 /** The reference's number must not be the client's own (spec: phone-error-taken). */
 export function assertNotOwnPhone(reference: Reference, ownPhone: string) {
   if (reference.phone === ownPhone)
-    throw validationFailed([{ propertyPath: 'phone', message: journeyMessageKeys.phoneTaken }])
+    throw invalid([{ propertyPath: 'phone', message: journeyMessageKeys.phoneTaken }])
 }
 
 export async function addContact(
@@ -112,7 +113,11 @@ export async function addContact(
       .from(clientContact)
       .where(and(eq(clientContact.clientId, clientId), eq(clientContact.kind, 'additional')))
     if ((row?.n ?? 0) >= MAX_ADDITIONAL_CONTACTS)
-      throw new ApiError(409, 'contactLimit', `At most ${MAX_ADDITIONAL_CONTACTS} additional contacts.`)
+      throw new DomainError(
+        'conflict',
+        'contactLimit',
+        `At most ${MAX_ADDITIONAL_CONTACTS} additional contacts.`,
+      )
   }
   const [row] = await tx
     .insert(clientContact)

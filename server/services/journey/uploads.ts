@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm'
+import { DomainError, invalid } from '../../../domain/errors'
 import { type IdentityDocument, journeyMessageKeys as k } from '../../../domain/journey/fields'
 import {
   type DocumentUploadConfig,
@@ -17,7 +18,6 @@ import {
 } from '../../../domain/journey/uploads'
 import type { DbOrTx, Tx } from '../../db/client'
 import { identityDocument, uploadedFile } from '../../db/schema-journey'
-import { ApiError, validationFailed } from '../../http/errors'
 import { readConfig } from '../config'
 
 export type UploadCategory = 'id_document' | 'document' | 'bank_statement' | 'client_document'
@@ -27,7 +27,7 @@ export const readUploadConfig = (db: DbOrTx) => readConfig(db, 'document-upload'
 /** Room for the multipart envelope and the text fields around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024
 
-const fileViolation = (message: string) => validationFailed([{ propertyPath: 'file', message }])
+const fileViolation = (message: string) => invalid([{ propertyPath: 'file', message }])
 
 /**
  * Refuses a request whose declared length is over the limit before its body is read. A length is required
@@ -36,9 +36,9 @@ const fileViolation = (message: string) => validationFailed([{ propertyPath: 'fi
 export function assertContentLength(header: string | undefined, config: DocumentUploadConfig) {
   const length = header && /^\d+$/.test(header) ? Number(header) : Number.NaN
   if (!Number.isFinite(length))
-    throw new ApiError(411, 'lengthRequired', 'An upload must declare its Content-Length.')
+    throw new DomainError('lengthRequired', 'lengthRequired', 'An upload must declare its Content-Length.')
   if (length > config.maxFileSize + MULTIPART_OVERHEAD)
-    throw new ApiError(413, 'fileTooLarge', 'The file is too large.', [
+    throw new DomainError('tooLarge', 'fileTooLarge', 'The file is too large.', [
       { propertyPath: 'file', message: k.fileSize },
     ])
 }
@@ -67,10 +67,10 @@ export function checkImageAge(raw: unknown, config: DocumentUploadConfig, now: D
   let capturedAt: Date | null = null
   if (typeof raw === 'string' && raw) {
     if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw))
-      throw validationFailed([{ propertyPath: 'capturedAt', message: k.wrongFormat }])
+      throw invalid([{ propertyPath: 'capturedAt', message: k.wrongFormat }])
     capturedAt = new Date(raw)
     if (Number.isNaN(capturedAt.getTime()))
-      throw validationFailed([{ propertyPath: 'capturedAt', message: k.wrongFormat }])
+      throw invalid([{ propertyPath: 'capturedAt', message: k.wrongFormat }])
   }
   const problem = imageAgeProblem(capturedAt, now, config.maxImageAge)
   if (problem) throw fileViolation(problem)
@@ -153,8 +153,8 @@ export async function replaceSupportingDocument(tx: Tx, file: NewFile) {
     )
   const same = live.find((r) => r.category === file.category && r.kind === file.kind)
   if (!same && live.length >= MAX_SUPPORTING_TYPES)
-    throw new ApiError(
-      422,
+    throw new DomainError(
+      'refused',
       'documentLimit',
       `At most ${MAX_SUPPORTING_TYPES} kinds of document can be kept; upload one of yours again to replace it.`,
       [{ propertyPath: 'type', message: 'documentLimit' }],

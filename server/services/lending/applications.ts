@@ -7,6 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
+import type { Violation } from '../../../domain/contract/wire'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { ClientKind } from '../../../domain/offer'
 import { applicationStatus } from '../../../domain/offer-decision'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -19,8 +21,7 @@ import {
   loan,
   loanDocument,
 } from '../../db/schema-lending'
-import type { AppDeps } from '../../http/context'
-import { ApiError, notFound, type Violation, validationFailed } from '../../http/errors'
+import type { AppDeps } from '../../deps'
 import {
   type Actor,
   assertJourneyAccepts,
@@ -166,11 +167,11 @@ export async function activeApplication(db: DbOrTx, clientId: number): Promise<A
 }
 
 export const applicationExist = () =>
-  new ApiError(409, 'applicationExist', 'You already have an application in progress.')
+  new DomainError('conflict', 'applicationExist', 'You already have an application in progress.')
 
 const statusConflict = (what: string, status: number) =>
-  new ApiError(
-    409,
+  new DomainError(
+    'conflict',
     'applicationStatus',
     `${what} is not possible while the application is in status ${status}.`,
   )
@@ -215,8 +216,8 @@ export async function priceFor(
       now,
     )
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'validationError')
-      throw validationFailed(renamed(error.violations, paths))
+    if (error instanceof DomainError && error.code === 'validationError')
+      throw invalid(renamed(error.violations, paths))
     throw error
   }
 }
@@ -258,7 +259,11 @@ export async function createApplication(
   }
   const facts = await lendingFacts(db, clientId)
   if (facts.availableAmount <= 0)
-    throw new ApiError(409, 'loanNotAvailable', 'No loan is available to you while a loan is active.')
+    throw new DomainError(
+      'conflict',
+      'loanNotAvailable',
+      'No loan is available to you while a loan is active.',
+    )
   const offer = await priceFor(
     db,
     clientId,
@@ -273,7 +278,7 @@ export async function createApplication(
     createPaths,
   )
   if (input.promoCode && !offer.promo?.applied)
-    throw validationFailed([{ propertyPath: 'promoCode', message: 'error-promo-applied-wrong' }])
+    throw invalid([{ propertyPath: 'promoCode', message: 'error-promo-applied-wrong' }])
 
   try {
     const change = await journeyTransaction(ctx, clientId, { type: 'APPLY' }, by, now, async (tx) => {
@@ -282,7 +287,11 @@ export async function createApplication(
         .from(disbursementEntry)
         .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
       if (!selected)
-        throw new ApiError(409, 'registrationIncomplete', 'Choose how to receive the money before applying.')
+        throw new DomainError(
+          'conflict',
+          'registrationIncomplete',
+          'Choose how to receive the money before applying.',
+        )
       const [row] = await tx
         .insert(application)
         .values({
@@ -378,7 +387,7 @@ export async function changeApplication(
             propertyPath: 'term.value',
             message: 'The term cannot exceed the approved term.',
           })
-        if (violations.length) throw validationFailed(violations)
+        if (violations.length) throw invalid(violations)
       } else if (row.status !== AppStatus.new) {
         throw statusConflict('Changing the application', row.status)
       }
@@ -466,7 +475,7 @@ export async function applyPromo(
   const facts = await lendingFacts(db, clientId)
   const check = await checkPromo(db, code, facts.kind, now, clientId)
   if (!check.valid)
-    throw new ApiError(422, 'promoRejected', `The promo code cannot be applied (${check.status}).`, [
+    throw new DomainError('refused', 'promoRejected', `The promo code cannot be applied (${check.status}).`, [
       { propertyPath: 'promoCode', message: 'error-promo-applied-wrong' },
     ])
   const offer = await priceFor(
@@ -552,7 +561,7 @@ export async function answerOffer(
   const db = ctx.database.db
   const current = await activeApplication(db, clientId)
   if (!current || !offerStatus[answer].includes(current.status) || current.offeredAmount === null)
-    throw new ApiError(409, 'noPendingOffer', 'There is no such offer waiting for your answer.')
+    throw new DomainError('conflict', 'noPendingOffer', 'There is no such offer waiting for your answer.')
   const amount = chosen.amount ?? (answer === 'increase' ? current.desiredAmount : current.offeredAmount)
   const term = chosen.term ?? current.term
   const violations: Violation[] = []
@@ -566,7 +575,7 @@ export async function answerOffer(
       propertyPath: 'amount.amount',
       message: 'The amount cannot exceed the amount offered.',
     })
-  if (violations.length) throw validationFailed(violations)
+  if (violations.length) throw invalid(violations)
   const facts = await lendingFacts(db, clientId)
   await priceFor(
     db,
@@ -580,7 +589,11 @@ export async function answerOffer(
   const change = await journeyTransaction(ctx, clientId, { type: 'OFFER_ANSWERED' }, by, now, async (tx) => {
     const row = await lockApplication(tx, clientId, current.id)
     if (!offerStatus[answer].includes(row.status) || row.version !== current.version)
-      throw new ApiError(409, 'noPendingOffer', 'The offer changed meanwhile; reload the application.')
+      throw new DomainError(
+        'conflict',
+        'noPendingOffer',
+        'The offer changed meanwhile; reload the application.',
+      )
     const [updated] = await tx
       .update(application)
       .set({

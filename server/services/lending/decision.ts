@@ -6,13 +6,13 @@
  * Nothing is awaited from a provider inside a transaction. Every decision stores its rules, inputs and reasons.
  */
 import { and, desc, eq } from 'drizzle-orm'
+import { DomainError, notFound } from '../../../domain/errors'
 import { ageOn } from '../../../domain/journey/fields'
 import { manilaDate } from '../../../domain/pricing/manila-date'
 import type { Db, Tx } from '../../db/client'
 import { client } from '../../db/schema-identity'
 import { clientProfile, verificationSession } from '../../db/schema-journey'
 import { application, applicationDecision, lendingJob } from '../../db/schema-lending'
-import { ApiError, notFound } from '../../http/errors'
 import type { ScoringAnswer, ScoringProvider } from '../../providers/scoring'
 import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
 import { lendingConfig } from '../pricing'
@@ -371,8 +371,8 @@ export async function backOfficeDecision(
       !current ||
       (current.status !== AppStatus.manualVerification && current.status !== AppStatus.decisionError)
     )
-      throw new ApiError(
-        409,
+      throw new DomainError(
+        'conflict',
         'applicationStatus',
         'Only an application waiting for manual verification can be decided here.',
       )

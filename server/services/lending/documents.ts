@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
+import { DomainError } from '../../../domain/errors'
 import { disclosureFigures } from '../../../domain/pricing/disclosure'
 import { clientProfile } from '../../db/schema-journey'
 import { application, loanDocument } from '../../db/schema-lending'
-import { ApiError } from '../../http/errors'
 import { type Actor, journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
 import {
@@ -194,8 +194,8 @@ export async function renderApplicationDocuments(
   const db = ctx.database.db
   const row = await activeApplication(db, clientId)
   if (!row || row.status !== AppStatus.signing)
-    throw new ApiError(
-      409,
+    throw new DomainError(
+      'conflict',
       'applicationStatus',
       'There is no approved application waiting for your signature.',
     )
@@ -224,7 +224,11 @@ export async function renderApplicationDocuments(
     async (tx) => {
       const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
       if (!current || current.status !== AppStatus.signing || current.version !== row.version)
-        throw new ApiError(409, 'applicationChanged', 'The application changed meanwhile; render again.')
+        throw new DomainError(
+          'conflict',
+          'applicationChanged',
+          'The application changed meanwhile; render again.',
+        )
       for (const [type, content] of Object.entries(files)) {
         const values = {
           applicationId: row.id,

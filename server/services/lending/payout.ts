@@ -5,12 +5,12 @@
  * PUT /finish retries the same disbursement with the payout account then selected.
  */
 import { and, eq, sql } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'
 import { promoRedemption } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
-import { ApiError } from '../../http/errors'
 import type { PayoutAnswer } from '../../providers/payout'
 import { jobActor, journeyTransaction } from '../journey/journey'
 import type { PricedOffer } from '../pricing'
@@ -29,19 +29,23 @@ export type DocumentType = (typeof documentTypes)[number]
 export async function signInTransaction(tx: Tx, clientId: number, applicationId: number, now: Date) {
   const row = await lockApplication(tx, clientId, applicationId)
   if (row.status !== AppStatus.signing)
-    throw new ApiError(409, 'applicationStatus', `Signing is not possible in status ${row.status}.`)
+    throw new DomainError('conflict', 'applicationStatus', `Signing is not possible in status ${row.status}.`)
   const docs = await tx
     .select({ type: loanDocument.type, version: loanDocument.applicationVersion })
     .from(loanDocument)
     .where(eq(loanDocument.applicationId, applicationId))
   const fresh = documentTypes.every((type) => docs.some((d) => d.type === type && d.version === row.version))
   if (!fresh || !row.acceptedOffer)
-    throw new ApiError(409, 'documentsOutdated', 'Render the documents again: the application changed.')
+    throw new DomainError(
+      'conflict',
+      'documentsOutdated',
+      'Render the documents again: the application changed.',
+    )
   const [entry] = await tx
     .select()
     .from(disbursementEntry)
     .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
-  if (!entry) throw new ApiError(409, 'payoutMissing', 'Choose how to receive the money first.')
+  if (!entry) throw new DomainError('conflict', 'payoutMissing', 'Choose how to receive the money first.')
   await tx.update(loanDocument).set({ signedAt: now }).where(eq(loanDocument.applicationId, applicationId))
   const [updated] = await tx
     .update(application)
@@ -92,7 +96,7 @@ export async function recordPayout(
     now,
     async (tx) => {
       const [current] = await tx.select().from(disbursement).where(eq(disbursement.id, row.id)).for('update')
-      if (current?.status !== 'queued') throw new ApiError(409, 'payoutSettled', 'Already settled.')
+      if (current?.status !== 'queued') throw new DomainError('conflict', 'payoutSettled', 'Already settled.')
       await tx
         .update(disbursement)
         .set({
@@ -182,12 +186,12 @@ export async function retryPayoutInTransaction(tx: Tx, clientId: number, now: Da
     .from(disbursement)
     .where(and(eq(disbursement.clientId, clientId), eq(disbursement.status, 'failed')))
     .for('update')
-  if (!row) throw new ApiError(409, 'noFailedPayout', 'There is no payout to retry.')
+  if (!row) throw new DomainError('conflict', 'noFailedPayout', 'There is no payout to retry.')
   const [entry] = await tx
     .select()
     .from(disbursementEntry)
     .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
-  if (!entry) throw new ApiError(409, 'payoutMissing', 'Choose how to receive the money first.')
+  if (!entry) throw new DomainError('conflict', 'payoutMissing', 'Choose how to receive the money first.')
   await tx
     .update(disbursement)
     .set({ status: 'queued', entryId: entry.id, type: entry.type, failureReason: null, completedAt: null })

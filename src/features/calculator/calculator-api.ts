@@ -6,26 +6,37 @@
 import * as v from 'valibot'
 import { fromPromise } from 'xstate'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../../domain/calculator-config'
+import {
+  getCalculatorConfig,
+  getClientOffer,
+  getGuestOffer,
+  type OfferRequest,
+  type PricedOffer,
+  type PromoAnswer,
+  validateClientPromo,
+  validateGuestPromo,
+} from '../../../domain/contract/pricing'
 import type { Offer } from '../../../domain/offer'
-import { OfferRefusedError, type OfferRequest } from '../../../machines/calculator.machine'
+import { OfferRefusedError } from '../../../machines/calculator.machine'
 import type { ApiClient } from '../../api/client'
 import { isServerFailure, type ServerFailure } from '../../ui/forms/violations'
 
-export const CONFIG_PATH = '/public/config/calculator'
-
-/** The offer path for a request: the client's own price when logged in, the guest price otherwise. */
-export function offerPathOf(request: OfferRequest): string {
+/** The offer call for a request: the client's own price when logged in, the guest price otherwise. */
+export function fetchOfferFor(
+  api: ApiClient,
+  request: OfferRequest,
+  signal?: AbortSignal,
+): Promise<PricedOffer> {
   const amount = Math.trunc(request.amount)
   const term = Math.trunc(request.term)
+  const query = { optionalFee: request.optionalFee, promo_name: request.promoCode || undefined }
   return request.kind === 'guest'
-    ? `/public/arithmetic/offer/stl/${request.sequenceType}/${amount}/${term}`
-    : `/private/client/arithmetic/offer/stl/${amount}/${term}`
-}
-
-export function offerQueryOf(request: OfferRequest): Record<string, string> {
-  const query: Record<string, string> = { optionalFee: String(request.optionalFee) }
-  if (request.promoCode) query.promo_name = request.promoCode
-  return query
+    ? api.call(
+        getGuestOffer,
+        { params: { sequence_type: request.sequenceType, amount, term }, query },
+        { signal },
+      )
+    : api.call(getClientOffer, { params: { amount, term }, query }, { signal })
 }
 
 /** A 400 or 422 with the reasons: the request itself is refused, asking again would not help. */
@@ -35,19 +46,16 @@ function isRefusal(error: unknown): error is ServerFailure {
   )
 }
 
-/** A priced offer also says what became of the promo code it was asked with. */
-export type PricedOffer = Offer & { promo: { code: string; status: string; applied: boolean } | null }
-
 export function calculatorActors(api: ApiClient) {
   return {
     loadConfig: fromPromise<CalculatorConfig, void>(async ({ signal }) => {
-      const raw = await api.get<unknown>(CONFIG_PATH, { signal })
+      const raw = await api.call(getCalculatorConfig, {}, { signal })
       // A config that does not parse is a failed load, not a calculator built on guesses.
       return v.parse(calculatorConfigSchema, raw)
     }),
     fetchOffer: fromPromise<Offer, OfferRequest>(async ({ input, signal }) => {
       try {
-        return await api.get<PricedOffer>(offerPathOf(input), { query: offerQueryOf(input), signal })
+        return await fetchOfferFor(api, input, signal)
       } catch (error) {
         // The server refused this request and said why: a refusal, not a failure to retry (issue 13).
         if (isRefusal(error)) throw new OfferRefusedError(error.violations)
@@ -57,14 +65,6 @@ export function calculatorActors(api: ApiClient) {
   }
 }
 
-export type PromoStatus = 'valid' | 'expired' | 'not_started' | 'used' | 'unknown' | 'wrong_client_kind'
-export interface PromoAnswer {
-  code: string
-  status: PromoStatus
-  valid: boolean
-}
-
 export function validatePromoCode(api: ApiClient, code: string, loggedIn: boolean): Promise<PromoAnswer> {
-  const path = loggedIn ? '/private/client/promocode/validate' : '/public/client/promocode/validate'
-  return api.put<PromoAnswer>(path, { promoCode: code })
+  return api.call(loggedIn ? validateClientPromo : validateGuestPromo, { body: { promoCode: code } })
 }

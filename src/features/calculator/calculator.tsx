@@ -7,6 +7,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { type CalculatorTab, calculatorTabs, LOGIN_SUBMIT_LABEL } from '../../../domain/calculator-rules'
+import type { PricedOffer } from '../../../domain/contract/pricing'
 import {
   type CalculatorClient,
   calculatorMachine,
@@ -20,7 +21,7 @@ import { isSubmitting } from '../../../machines/calculator-submit.machine'
 import { useAppServices } from '../../app/app-context'
 import type { WithApplicationServices } from '../../app/application-services'
 import { fmt, useMessages } from '../../i18n/messages'
-import { calculatorActors, type PricedOffer } from './calculator-api'
+import { calculatorActors } from './calculator-api'
 import { readCalculatorCookie, writeCalculatorCookie } from './calculator-cookie'
 import { CalculatorStats } from './calculator-stats'
 import { displayMoney, formatDays, spokenMoney } from './format'

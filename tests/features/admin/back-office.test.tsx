@@ -6,6 +6,7 @@ import type { ApiClient } from '../../../src/api/client'
 import type { ReviewItem } from '../../../src/features/admin/admin-api'
 import { Outbox } from '../../../src/features/admin/outbox'
 import { ReviewQueue } from '../../../src/features/admin/review-queue'
+import { withCall } from '../../support/fake-api'
 import { Harness } from '../application/harness'
 
 afterEach(cleanup)
@@ -49,7 +50,7 @@ function queueApi(initial: ReviewItem[]) {
     return { id, status: 2 }
   })
   return {
-    api: { get, put } as unknown as ApiClient,
+    api: withCall({ get, put }),
     get,
     put,
     failNext: (error: unknown) => {
@@ -166,7 +167,7 @@ describe('<Outbox>', () => {
       totalPages: 1,
     }))
     render(
-      <Harness api={{ page } as unknown as ApiClient}>
+      <Harness api={withCall({ page })}>
         <Outbox />
       </Harness>,
     )

@@ -8,6 +8,7 @@ import { AppServicesProvider } from '../../../src/app/app-context'
 import { createApplicationServices } from '../../../src/app/application-services'
 import type { AppServices } from '../../../src/app/services'
 import { MessagesProvider } from '../../../src/i18n/messages'
+import { withCall } from '../../support/fake-api'
 import { messages } from '../../support/messages'
 
 const money = (amount: number) => ({ amount })
@@ -71,7 +72,7 @@ export function scriptedApi(routes: {
   const put = vi.fn(async (path: string, body?: unknown) => routes.put?.(path, body) ?? null)
   const post = vi.fn(async (path: string, body?: unknown) => routes.post?.(path, body) ?? null)
   const blob = vi.fn(async (_path: string) => new Blob(['%PDF-1.7'], { type: 'application/pdf' }))
-  return { api: { get, put, post, blob } as unknown as ApiClient, get, put, post, blob }
+  return { api: withCall({ get, put, post, blob }), get, put, post, blob }
 }
 
 export function Harness({

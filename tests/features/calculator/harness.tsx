@@ -9,6 +9,7 @@ import { AppServicesProvider } from '../../../src/app/app-context'
 import { type ApplicationServices, createApplicationServices } from '../../../src/app/application-services'
 import type { AppServices } from '../../../src/app/services'
 import { MessagesProvider } from '../../../src/i18n/messages'
+import { withCall } from '../../support/fake-api'
 import { messages } from '../../support/messages'
 
 const money = (amount: number) => ({ amount })
@@ -85,7 +86,7 @@ export function scriptedApi(options: { discounted?: boolean; client?: unknown } 
     return { code, status: 'unknown', valid: false }
   })
   const post = vi.fn(async () => ({ id: 1 }))
-  Object.assign(state, { api: { get, put, post } as unknown as ApiClient, get, put, post, calls })
+  Object.assign(state, { api: withCall({ get, put, post }), get, put, post, calls })
   return state
 }
 

@@ -4,6 +4,7 @@ import type { SubmitDecision } from '../../../machines/calculator.machine'
 import type { ApiClient } from '../../../src/api/client'
 import { readCookie, removeCookie, writeCookie } from '../../../src/app/cookies'
 import { createApplication, createApplicationBody } from '../../../src/features/calculator/submit'
+import { withCall } from '../../support/fake-api'
 
 const decision: SubmitDecision = {
   target: 'create-application-then-loading',
@@ -33,7 +34,7 @@ describe('the application a submit makes', () => {
   it('creates the application with the campaign once', async () => {
     writeCookie('affiliate', JSON.stringify({ utm_campaign: 'payday' }), 1800)
     const post = vi.fn(async () => ({ id: 1 }))
-    const api = { post } as unknown as ApiClient
+    const api = withCall({ post })
     await expect(createApplication(api, decision)).resolves.toEqual({ id: 1 })
     expect(post).toHaveBeenCalledWith(
       '/private/client/application',
@@ -45,7 +46,7 @@ describe('the application a submit makes', () => {
 
   it('keeps the campaign when creating the application fails', async () => {
     writeCookie('affiliate', JSON.stringify({ utm_campaign: 'payday' }), 1800)
-    const api = { post: vi.fn(async () => Promise.reject(new Error('500'))) } as unknown as ApiClient
+    const api = withCall({ post: vi.fn(async () => Promise.reject(new Error('500'))) })
     await expect(createApplication(api, decision)).rejects.toThrow('500')
     expect(readCookie('affiliate')).not.toBeNull()
   })

@@ -7,6 +7,7 @@ import { type ApiClient, ApiError, type Violation } from '../../../src/api/clien
 import { AppServicesProvider } from '../../../src/app/app-context'
 import type { AppServices } from '../../../src/app/services'
 import { MessagesProvider } from '../../../src/i18n/messages'
+import { withCall } from '../../support/fake-api'
 import { messages } from '../../support/messages'
 
 type Handler = (body: unknown, options?: { query?: Record<string, unknown> }) => unknown
@@ -26,12 +27,12 @@ export function scriptedApi(routes: Record<string, Handler | unknown>) {
       const route = routes[key]
       return typeof route === 'function' ? (route as Handler)(body, options) : route
     })
-  const api = {
+  const api = withCall({
     get: answer('GET'),
     post: answer('POST'),
     put: answer('PUT'),
     delete: answer('DELETE'),
-  } as unknown as ApiClient
+  })
   return { api, calls }
 }
 
