@@ -3,7 +3,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 import { clientRoutesPlugin } from './scripts/vite-client-routes'
-import { stripMachineDescriptionsPlugin } from './scripts/vite-strip-descriptions'
+import { stripContractDocsPlugin, stripMachineDescriptionsPlugin } from './scripts/vite-strip-descriptions'
 
 const apiPort = Number(process.env.API_PORT ?? 3001)
 
@@ -22,6 +22,8 @@ export default defineConfig({
     clientRoutesPlugin(),
     // Statechart descriptions are for the diagrams: the production bundle leaves them out.
     stripMachineDescriptionsPlugin(),
+    // Contract summaries, tags and answer schemas are for the server and the OpenAPI document (ADR 0023).
+    stripContractDocsPlugin(),
   ],
   server: { port: 5173, proxy: { '/web': `http://localhost:${apiPort}` } },
   build: { outDir: 'dist', sourcemap: true, manifest: true, chunkSizeWarningLimit: 400 },

@@ -14,11 +14,11 @@ export const BIGINT_ID_MAX = Number.MAX_SAFE_INTEGER
 const ID_MESSAGE = 'Must be a positive whole number.'
 
 /** An id in a JSON body: a positive integer no larger than the column holds. */
-export const idNumber = (max: number = BIGINT_ID_MAX, message = ID_MESSAGE) =>
+export const idNumber = /* @__NO_SIDE_EFFECTS__ */ (max: number = BIGINT_ID_MAX, message = ID_MESSAGE) =>
   v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message))
 
 /** An id in a path or query string: decimal digits, no leading zero, as a number no larger than the column holds. */
-export const idString = (max: number = BIGINT_ID_MAX, message = ID_MESSAGE) =>
+export const idString = /* @__NO_SIDE_EFFECTS__ */ (max: number = BIGINT_ID_MAX, message = ID_MESSAGE) =>
   v.pipe(
     safeString(message),
     v.regex(/^[1-9]\d{0,15}$/, message),

@@ -29,14 +29,15 @@ export function isSafeText(value: string, multiline = false): boolean {
 }
 
 /** A single-line string (names, e-mails, codes, ids in the path, query values, marketing fields). */
-export const safeString = (message?: string) =>
+// Pure: a bundler may drop a schema nobody uses (docs/decisions/0023-one-contract.md).
+export const safeString = /* @__NO_SIDE_EFFECTS__ */ (message?: string) =>
   v.pipe(
     v.string(message),
     v.check((value) => isSafeText(value), UNSAFE_TEXT_MESSAGE),
   )
 
 /** Free text that may hold tabs and line breaks (a back-office reason, a note). */
-export const safeMultilineString = (message?: string) =>
+export const safeMultilineString = /* @__NO_SIDE_EFFECTS__ */ (message?: string) =>
   v.pipe(
     v.string(message),
     v.check((value) => isSafeText(value, true), UNSAFE_TEXT_MESSAGE),

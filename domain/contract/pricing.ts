@@ -5,26 +5,24 @@
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../calculator-config'
 import type { CalculatorLoanType } from '../calculator-rules'
-import { idString } from '../ids'
 import { type ClientKind, offerSchema, type SequenceType } from '../offer'
-import { pricingConfigShapeSchema } from '../pricing/config'
 import { promoCodeSchema, promoStatuses } from '../pricing/promo'
-import { safeMultilineString, safeString } from '../safe-text'
+import { safeString } from '../safe-text'
 import { defineContract } from './define'
 
-const centavosParam = v.pipe(
+export const centavosParam = v.pipe(
   safeString(),
   v.regex(/^\d{1,12}$/, 'The amount must be a whole number of centavos.'),
   v.transform(Number),
 )
-const daysParam = v.pipe(
+export const daysParam = v.pipe(
   safeString(),
   v.regex(/^\d{1,4}$/, 'The term must be a whole number of days.'),
   v.transform(Number),
 )
 
 /** The optional borrowers advantage package is accepted by default (spec section 9) unless turned off. */
-const optionalFeeQuery = v.optional(
+export const optionalFeeQuery = v.optional(
   v.pipe(
     v.picklist(
       ['true', 'false', '1', '0', 'borrowers_advantage_package_fee', 'none'],
@@ -45,10 +43,14 @@ const promoQuery = v.optional(
 const offerQuery = v.object({ promo_name: promoQuery, optionalFee: optionalFeeQuery })
 
 /** An offer as the offer calls answer it: the Offer of spec section 3 and what became of the promo code asked. */
-export const pricedOfferSchema = v.object({
-  ...offerSchema.entries,
-  promo: v.nullable(v.object({ code: v.string(), status: v.picklist(promoStatuses), applied: v.boolean() })),
-})
+export const pricedOfferSchema = v.intersect([
+  offerSchema,
+  v.object({
+    promo: v.nullable(
+      v.object({ code: v.string(), status: v.picklist(promoStatuses), applied: v.boolean() }),
+    ),
+  }),
+])
 export type PricedOffer = v.InferOutput<typeof pricedOfferSchema>
 
 /**
@@ -127,46 +129,4 @@ export const validateClientPromo = defineContract({
   access: 'client',
   body: v.object({ promoCode: promoCodeSchema }),
   response: promoAnswerSchema,
-})
-
-export const getBackOfficeClientOffer = defineContract({
-  method: 'get',
-  path: '/private/back-office/client/:id/arithmetic/offer',
-  summary: 'Back office: the offer a given client would get',
-  tags: ['pricing', 'back-office'],
-  access: 'user',
-  params: v.object({ id: idString(undefined, 'The id must be a number.') }),
-  query: v.object({
-    finance_type: v.optional(v.picklist(['stl']), 'stl'),
-    sequence_type: v.optional(v.picklist(['first', 'repeated'])),
-    amount: centavosParam,
-    term: daysParam,
-    optionalFee: optionalFeeQuery,
-  }),
-  response: pricedOfferSchema,
-})
-
-export const getLendingConfig = defineContract({
-  method: 'get',
-  path: '/private/back-office/config/lending',
-  summary: 'Back office: the calculator limits and the pricing parameters in force',
-  tags: ['config', 'back-office'],
-  access: 'user',
-  response: v.object({ calculator: calculatorConfigSchema, pricing: pricingConfigShapeSchema }),
-})
-
-export const saveConfig = defineContract({
-  method: 'put',
-  path: '/private/back-office/config/:key',
-  summary:
-    'Back office: save the calculator or pricing document; refused (422) when any offer could break a legal cap',
-  tags: ['config', 'back-office'],
-  access: 'user',
-  params: v.object({ key: v.picklist(['calculator', 'pricing']) }),
-  body: v.object({
-    value: v.unknown(),
-    note: v.optional(v.pipe(safeMultilineString(), v.maxLength(500)), ''),
-  }),
-  /** The document saved, as stored. */
-  response: v.unknown(),
 })

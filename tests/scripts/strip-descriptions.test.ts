@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { stripDescriptions } from '../../scripts/vite-strip-descriptions'
+import { stripContractDocs, stripDescriptions } from '../../scripts/vite-strip-descriptions'
 
 describe('the production build drops statechart descriptions', () => {
   it('removes description properties with string values, and their commas', () => {
@@ -33,5 +33,41 @@ describe('the production build drops statechart descriptions', () => {
     const ts = await import('typescript')
     const parsed = ts.createSourceFile(path, out, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
     expect((parsed as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics).toEqual([])
+  })
+})
+
+describe('the production build drops what only the server reads from the contracts', () => {
+  it('keeps only what the caller reads (method, path, bodyType, answer, paginated) in defineContract calls', () => {
+    const code = [
+      'const summary = 1',
+      'export const a = defineContract({',
+      "  method: 'get',",
+      "  path: '/public/x/:id',",
+      "  summary: 'A thing',",
+      "  tags: ['x'],",
+      '  params: v.object({ id: v.string() }),',
+      "  bodyType: 'multipart',",
+      '  response: answerSchema,',
+      '})',
+      "const other = { summary: 'kept', response: 1 }",
+    ].join('\n')
+    const out = stripContractDocs(code)
+    expect(out).not.toContain("'A thing'")
+    expect(out).not.toContain('answerSchema')
+    expect(out).not.toContain("tags: ['x']")
+    expect(out).toContain("path: '/public/x/:id'")
+    expect(out).not.toContain('params:')
+    expect(out).toContain("bodyType: 'multipart'")
+    expect(out).toContain("{ summary: 'kept', response: 1 }")
+  })
+
+  it('leaves a real contract module valid TypeScript with its paths', async () => {
+    const source = readFileSync('domain/contract/pricing.ts', 'utf8')
+    const out = stripContractDocs(source)
+    expect(out).not.toContain('summary:')
+    expect(out).toContain("path: '/public/arithmetic/offer/stl/:sequence_type/:amount/:term'")
+    const ts = (await import('typescript')).default
+    const diagnostics = ts.transpileModule(out, { reportDiagnostics: true }).diagnostics ?? []
+    expect(diagnostics).toEqual([])
   })
 })

@@ -6,10 +6,12 @@ import * as v from 'valibot'
 import { calculatorConfigSchema } from '../../../domain/calculator-config'
 import {
   getBackOfficeClientOffer,
-  getClientOffer,
-  getGuestOffer,
   getLendingConfig,
   saveConfig,
+} from '../../../domain/contract/lending-config'
+import {
+  getClientOffer,
+  getGuestOffer,
   validateClientPromo,
   validateGuestPromo,
 } from '../../../domain/contract/pricing'

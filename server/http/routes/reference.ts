@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../../../domain/calculator-config'
+import { getCalculatorConfig } from '../../../domain/contract/pricing'
 import { notFound } from '../../../domain/errors'
 import {
   classificationLocales,
@@ -28,7 +29,7 @@ import type { AppEnv } from '../context'
 import { ok, okPage } from '../envelope'
 import { okSlice, pagingQuery, pagingSchema } from '../paging'
 import { pageNumber } from '../params'
-import { type AnyRoute, defineRoute } from '../route'
+import { type AnyRoute, defineRoute, implement } from '../route'
 
 /** Reference lists are short and edited by the operator: one page of up to 200 holds each of them whole. */
 const REFERENCE_PER_PAGE = 200
@@ -50,17 +51,9 @@ const answerPage = (c: Context<AppEnv>, result: GeoPage, query: GeoQuery) =>
 const db = (c: Context<AppEnv>) => c.get('deps').database.db
 
 export const referenceRoutes: AnyRoute[] = [
-  defineRoute({
-    method: 'get',
-    path: '/public/config/calculator',
-    summary: 'Calculator limits and initial states (centavos and days)',
-    tags: ['config'],
-    access: 'public',
-    response: calculatorConfigSchema,
-    // The same cached read the offers are priced from: the limits a visitor sees and the prices agree, and
-    // every page load does not cost a database query.
-    handler: async (c) => ok(c, (await lendingConfig(db(c))).calculator),
-  }),
+  // The same cached read the offers are priced from: the limits a visitor sees and the prices agree, and
+  // every page load does not cost a database query.
+  implement(getCalculatorConfig, async (c) => ok(c, (await lendingConfig(db(c))).calculator)),
 
   defineRoute({
     method: 'get',

@@ -1,0 +1,54 @@
+/**
+ * The back office's pricing calls: the offer a given client would get, and the lending configuration (spec
+ * section 7). Apart from the borrower's pricing contracts (pricing.ts) because the configuration's schemas are
+ * large and no borrower's page needs them.
+ */
+import * as v from 'valibot'
+import { calculatorConfigSchema } from '../calculator-config'
+import { idString } from '../ids'
+import { pricingConfigShapeSchema } from '../pricing/config'
+import { safeMultilineString } from '../safe-text'
+import { defineContract } from './define'
+import { centavosParam, daysParam, optionalFeeQuery, pricedOfferSchema } from './pricing'
+
+export const getBackOfficeClientOffer = defineContract({
+  method: 'get',
+  path: '/private/back-office/client/:id/arithmetic/offer',
+  summary: 'Back office: the offer a given client would get',
+  tags: ['pricing', 'back-office'],
+  access: 'user',
+  params: v.object({ id: idString(undefined, 'The id must be a number.') }),
+  query: v.object({
+    finance_type: v.optional(v.picklist(['stl']), 'stl'),
+    sequence_type: v.optional(v.picklist(['first', 'repeated'])),
+    amount: centavosParam,
+    term: daysParam,
+    optionalFee: optionalFeeQuery,
+  }),
+  response: pricedOfferSchema,
+})
+
+export const getLendingConfig = defineContract({
+  method: 'get',
+  path: '/private/back-office/config/lending',
+  summary: 'Back office: the calculator limits and the pricing parameters in force',
+  tags: ['config', 'back-office'],
+  access: 'user',
+  response: v.object({ calculator: calculatorConfigSchema, pricing: pricingConfigShapeSchema }),
+})
+
+export const saveConfig = defineContract({
+  method: 'put',
+  path: '/private/back-office/config/:key',
+  summary:
+    'Back office: save the calculator or pricing document; refused (422) when any offer could break a legal cap',
+  tags: ['config', 'back-office'],
+  access: 'user',
+  params: v.object({ key: v.picklist(['calculator', 'pricing']) }),
+  body: v.object({
+    value: v.unknown(),
+    note: v.optional(v.pipe(safeMultilineString(), v.maxLength(500)), ''),
+  }),
+  /** The document saved, as stored. */
+  response: v.unknown(),
+})
