@@ -43,7 +43,7 @@ import {
   termLimitsFor,
 } from '../domain/calculator-rules'
 import type { OfferRequest } from '../domain/contract/pricing'
-import type { ClientKind, Offer, SequenceType } from '../domain/offer'
+import type { ClientKind, Offer } from '../domain/offer'
 
 export const OFFER_DEBOUNCE_MS = 300
 export const CONFIG_LOAD_ERROR = '[API] failed to load configs'

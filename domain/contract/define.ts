@@ -146,7 +146,7 @@ export type CallInput<C> = (SchemaOf<C, 'params'> extends AnySchema ? { params: 
 
 /** The arguments of a call after its contract: the input (optional when nothing in it is required), options. */
 export type CallArgs<C, O> =
-  {} extends CallInput<C> ? [input?: CallInput<C>, options?: O] : [input: CallInput<C>, options?: O]
+  Record<never, never> extends CallInput<C> ? [input?: CallInput<C>, options?: O] : [input: CallInput<C>, options?: O]
 
 /** The path of a call, relative to /web, its parameters encoded. A declared parameter left out is an error. */
 export function pathOf(

@@ -4,10 +4,7 @@
  * and address; the owner, from a device the account has trusted before, still gets codes and still logs in.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  PUBLIC_CODES_PER_ADDRESS_HOUR,
-  PUBLIC_CODES_PER_DEVICE_HOUR,
-} from '../../server/http/routes/identity'
+import { PUBLIC_CODES_PER_ADDRESS_HOUR, PUBLIC_CODES_PER_DEVICE_HOUR } from '../../server/http/code-delivery'
 import { CODES_PER_DAY } from '../../server/services/identity/codes'
 import {
   LOGIN_MAX_FAILURES_PER_ACCOUNT,

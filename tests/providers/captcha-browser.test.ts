@@ -6,7 +6,6 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Environment } from '../../domain/environment'
-import type { ApiClient } from '../../src/api/client'
 import { fetchDeployment } from '../../src/app/deployment'
 import { captchaToken, SANDBOX_CAPTCHA_KEY } from '../../src/features/auth/captcha'
 import { providerToken } from '../../src/features/auth/captcha-provider'

@@ -15,8 +15,8 @@ import {
 } from '../../services/affiliate/leads'
 import { limitPerAddress } from '../../services/identity/throttle'
 import { ok } from '../envelope'
+import { db, deps } from '../request'
 import { type AnyRoute, defineRoute } from '../route'
-import { db, deps } from './identity'
 
 /** Lead lookups per address in 10 minutes: a visitor needs a handful; walking ids needs billions. */
 export const LEAD_LOOKUPS_PER_ADDRESS = 30

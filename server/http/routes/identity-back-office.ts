@@ -29,10 +29,12 @@ import {
 } from '../../services/identity/sessions'
 import { issueSingleLink } from '../../services/identity/single-link'
 import { authenticateUser, findUser, userAccount, userView } from '../../services/identity/users'
+import { deliverCode, requesterOf, tryDeliverCode, withRetryAfter } from '../code-delivery'
 import { ok, okPage } from '../envelope'
 import { pageNumber } from '../params'
+import { db, deps } from '../request'
 import { type AnyRoute, defineRoute } from '../route'
-import { db, deliverCode, deps, refreshToken, requesterOf, tryDeliverCode, withRetryAfter } from './identity'
+import { refreshToken } from './identity'
 
 const idParam = v.object({
   id: idString(),

@@ -12,9 +12,10 @@ import { CLIENT_BLOCKED, clientAccount, findClient } from '../../services/identi
 import { assertCode, checkCode } from '../../services/identity/codes'
 import { openSession } from '../../services/identity/sessions'
 import { consumeLink, findLiveLink, linkInvalid } from '../../services/identity/single-link'
+import { deliverCode } from '../code-delivery'
 import { ok } from '../envelope'
+import { db, deps } from '../request'
 import { type AnyRoute, defineRoute } from '../route'
-import { db, deliverCode, deps } from './identity'
 
 async function linkedClient(c: Parameters<typeof db>[0], leadId: string) {
   const link = await findLiveLink(db(c), leadId, deps(c).now())

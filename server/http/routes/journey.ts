@@ -1,12 +1,5 @@
-/**
- * The client journey (spec section 7, Client profile and flow): the current step, and the calls that complete
- * the registration steps. Each completing call validates its body (400 with violations), then runs as one
- * journey transaction (server/services/journey/journey.ts): a call that does not fit the current step is a
- * 409 `journeyStepMismatch` and writes nothing. The call-to-step mapping is docs/decisions/0010.
- */
-import type { Context } from 'hono'
 import * as v from 'valibot'
-import { DomainError, invalid } from '../../../domain/errors'
+import { invalid } from '../../../domain/errors'
 import { journeyStatuses, journeySteps } from '../../../domain/journey/client-journey.machine'
 import {
   addressSchema,
@@ -16,8 +9,8 @@ import {
   geoSchema,
   referenceSchema,
 } from '../../../domain/journey/fields'
-import { type ClientRow, clientView, emailTaken, findClient, isTaken } from '../../services/identity/clients'
-import { type Actor, journeyTransaction, readFlow, uniqueViolationOn } from '../../services/journey/journey'
+import { clientView, emailTaken, findClient, isTaken } from '../../services/identity/clients'
+import { journeyTransaction, readFlow, uniqueViolationOn } from '../../services/journey/journey'
 import {
   addContact,
   addressViolations,
@@ -29,30 +22,9 @@ import {
   writeDetails,
   writeEmployment,
 } from '../../services/journey/registration'
-import type { AppEnv } from '../context'
 import { ok } from '../envelope'
+import { callerOf, clientIdOf, currentClient, db, deps } from '../request'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
-
-export const deps = (c: Context<AppEnv>) => c.get('deps')
-export const db = (c: Context<AppEnv>) => c.get('deps').database.db
-export const clientIdOf = (c: Context<AppEnv>) => c.get('principal').id
-
-/**
- * Who is calling and through which call, for the journey's history: the logged-in client or back-office user,
- * and the matched route's pattern in the spec's notation ('PUT /web/private/client/application/{id}', the form
- * `journeyEventDefinitions` names calls in), never the concrete path (it can hold personal data).
- */
-export function callerOf(c: Context<AppEnv>): Actor {
-  const { type, id } = c.get('principal')
-  const pattern = (c.get('route') ?? c.req.routePath).replace(/:(\w+)/g, '{$1}')
-  return { kind: type === 'user' ? 'back-office' : 'client', id, call: `${c.req.method} /web${pattern}` }
-}
-
-export async function currentClient(c: Context<AppEnv>): Promise<ClientRow> {
-  const row = await findClient(db(c), clientIdOf(c))
-  if (!row) throw new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
-  return row
-}
 
 /** Derived from the journey model: the steps this server enters (states of the machine) and the statuses. */
 export const flowSchema = v.object({

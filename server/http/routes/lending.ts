@@ -36,12 +36,12 @@ import { backOfficeDecision } from '../../services/lending/decision'
 import { renderApplicationDocuments } from '../../services/lending/documents'
 import { activeLoanView, documentTypes, signInTransaction } from '../../services/lending/payout'
 import { reviewQueuePage } from '../../services/lending/review-queue'
+import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { binary, ok, okPage, setHeader } from '../envelope'
 import { okSlice, pagingSchema } from '../paging'
+import { callerOf, clientIdOf, currentClient, db, deps } from '../request'
 import { type AnyRoute, defineRoute } from '../route'
-import { deliverCode } from './identity'
-import { callerOf, clientIdOf, currentClient, db, deps } from './journey'
 
 const positiveId = idString()
 const idParams = v.object({ id: positiveId })

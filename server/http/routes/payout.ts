@@ -27,12 +27,12 @@ import {
   sendPayoutChangedNotice,
 } from '../../services/journey/payout'
 import { failedDisbursement, retryPayoutInTransaction } from '../../services/lending/payout'
+import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { okSlice, pagingSchema } from '../paging'
+import { callerOf, clientIdOf, db, deps } from '../request'
 import { type AnyRoute, defineRoute } from '../route'
-import { deliverCode } from './identity'
-import { callerOf, clientIdOf, db, deps } from './journey'
 
 const entryId = v.object({
   id: idString(),

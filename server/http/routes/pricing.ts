@@ -2,8 +2,6 @@
  * Offers and promo codes (spec section 7). Amounts are centavos, terms days, in paths as in bodies.
  */
 import type { Context } from 'hono'
-import * as v from 'valibot'
-import { calculatorConfigSchema } from '../../../domain/calculator-config'
 import {
   getBackOfficeClientOffer,
   getLendingConfig,
@@ -16,13 +14,8 @@ import {
   validateGuestPromo,
 } from '../../../domain/contract/pricing'
 import { invalid, notFound } from '../../../domain/errors'
-import { idString } from '../../../domain/ids'
-import { offerSchema } from '../../../domain/offer'
 import { offerRefusal } from '../../../domain/offer-refusal'
-import { pricingConfigShapeSchema } from '../../../domain/pricing/config'
 import { manilaDate } from '../../../domain/pricing/manila-date'
-import { promoCodeSchema } from '../../../domain/pricing/promo'
-import { safeMultilineString, safeString } from '../../../domain/safe-text'
 import { findClient } from '../../services/identity/clients'
 import { lendingFacts } from '../../services/lending/applications'
 import {

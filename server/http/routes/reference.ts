@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
-import { calculatorConfigSchema } from '../../../domain/calculator-config'
 import { getCalculatorConfig } from '../../../domain/contract/pricing'
 import { notFound } from '../../../domain/errors'
 import {

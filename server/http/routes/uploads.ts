@@ -36,8 +36,8 @@ import {
 } from '../../services/journey/uploads'
 import type { AppEnv } from '../context'
 import { binary, ok } from '../envelope'
+import { callerOf, clientIdOf, db, deps } from '../request'
 import { type AnyRoute, defineRoute, toViolations } from '../route'
-import { callerOf, clientIdOf, db, deps } from './journey'
 
 const sideParams = v.object({ type: v.picklist(idDocumentSides, k.wrongFormat) })
 

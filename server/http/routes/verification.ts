@@ -12,8 +12,8 @@ import { bankDataAttempt, identityDocument, verificationSession } from '../../db
 import { assertJourneyAccepts, JourneyStepMismatch, journeyTransaction } from '../../services/journey/journey'
 import { findProfile } from '../../services/journey/registration'
 import { ok } from '../envelope'
+import { callerOf, clientIdOf, db, deps } from '../request'
 import { type AnyRoute, defineRoute } from '../route'
-import { callerOf, clientIdOf, db, deps } from './journey'
 
 /** Failed bank logins after which linking is refused: the client skips it or uploads a bank statement. */
 export const MAX_FAILED_BANK_LOGINS = 5

@@ -28,7 +28,7 @@ export class RateLimited extends DomainError {
     message: string,
     readonly retryAfter: number,
   ) {
-    super('rateLimited', code, message)
+    super('rateLimited', code, message, [], retryAfter)
   }
 }
 

@@ -2,7 +2,6 @@
 /** The back office's review queue and sandbox outbox (src/features/admin) against a scripted API. */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { ApiClient } from '../../../src/api/client'
 import type { ReviewItem } from '../../../src/features/admin/admin-api'
 import { Outbox } from '../../../src/features/admin/outbox'
 import { ReviewQueue } from '../../../src/features/admin/review-queue'

@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SubmitDecision } from '../../../machines/calculator.machine'
-import type { ApiClient } from '../../../src/api/client'
 import { readCookie, removeCookie, writeCookie } from '../../../src/app/cookies'
 import { createApplication, createApplicationBody } from '../../../src/features/calculator/submit'
 import { withCall } from '../../support/fake-api'
