@@ -46,3 +46,13 @@ export function isApiFailure(error: unknown): error is ApiFailure {
     Array.isArray((error as ApiFailure).violations)
   )
 }
+
+const joinPath = (prefix: string, path: string) => [prefix, path].filter(Boolean).join('.') || prefix
+
+/** Valibot issues as violations: the issue's dotted path (under `prefix`, e.g. `params`) and its message. */
+export function toViolations(issues: readonly v.BaseIssue<unknown>[], prefix = ''): Violation[] {
+  return issues.map((issue) => ({
+    propertyPath: joinPath(prefix, v.getDotPath(issue) ?? ''),
+    message: issue.message,
+  }))
+}

@@ -6,6 +6,7 @@ import type { Context, Hono } from 'hono'
 import { TrieRouter } from 'hono/router/trie-router'
 import * as v from 'valibot'
 import type { AnyContract, Contract, HandlerInput } from '../../domain/contract/define'
+import { toViolations } from '../../domain/contract/wire'
 import { UNSAFE_TEXT_MESSAGE, unsafeValuePaths } from '../../domain/safe-text'
 import { authenticate } from '../auth/authenticate'
 import { assertDeclaredLength, JSON_BODY_LIMIT, readLimitedText } from './body-limit'
@@ -42,12 +43,8 @@ export function implement<C extends AnyContract>(
 
 const joinPath = (prefix: string, path: string) => [prefix, path].filter(Boolean).join('.') || prefix
 
-export function toViolations(issues: readonly v.BaseIssue<unknown>[], prefix = ''): Violation[] {
-  return issues.map((issue) => ({
-    propertyPath: joinPath(prefix, v.getDotPath(issue) ?? ''),
-    message: issue.message,
-  }))
-}
+/** The one conversion of valibot issues (domain/contract/wire.ts), for the route files. */
+export { toViolations }
 
 function parse(schema: AnySchema | undefined, value: unknown, where: string) {
   if (!schema) return { value: undefined, violations: [] as Violation[] }

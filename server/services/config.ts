@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm'
 import type * as v from 'valibot'
 import * as s from 'valibot'
+import { toViolations } from '../../domain/contract/wire'
 import { DomainError } from '../../domain/errors'
 import type { DbOrTx } from '../db/client'
 import { config, configAudit } from '../db/schema'
-import { toViolations } from '../http/route'
 
 /** Reads one configuration document, validated against its schema so a bad row can never reach pricing. */
 export async function readConfig<S extends v.GenericSchema>(
