@@ -423,7 +423,7 @@ export const calculatorSetup = setup({
     emitted: {} as CalculatorEmitted,
   },
   actors: {
-    // The app provides both: machines never fetch (GUIDE section 1).
+    // The app provides both: machines never fetch (docs/product.md, The shape of the product).
     loadConfig: fromPromise<CalculatorConfig, void>(async () => {
       throw new Error('calculator: provide the loadConfig actor')
     }),

@@ -94,7 +94,7 @@ export const flowSyncSetup = setup({
     events: {} as FlowSyncEvent,
   },
   actors: {
-    // The app provides them: machines never fetch (GUIDE section 1).
+    // The app provides them: machines never fetch (docs/product.md, The shape of the product).
     /** GET /flow, read against the model (`readFlow`): a flow, or the names of an unrecognised answer. */
     fetchFlow: fromPromise<FlowAnswer, void>(async () => {
       throw new Error('flowSync: provide the fetchFlow actor')

@@ -1,5 +1,5 @@
 /**
- * The legal caps on what a loan may cost (GUIDE section 5; ADR 0005 gives the reading of each).
+ * The legal caps on what a loan may cost (docs/product.md, Philippine lending rules; ADR 0005 gives the reading of each).
  *
  * SEC MC 3 s.2022, as amended by SEC MC 14 s.2025 for loans entered, restructured or renewed from 1 April 2026:
  * (a) nominal interest at most 6% a month, which the circular itself states as 0.2% a day;

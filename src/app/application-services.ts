@@ -1,6 +1,6 @@
 /**
- * The application's machines that must live at app level, because a route guard reads them (GUIDE section 5
- * "Routes from machine state"; issue 14 item 3): the calculator's submit (machines/calculator-submit.machine.ts).
+ * The application's machines that must live at app level, because a route guard reads them (docs/product.md,
+ * Pitfalls: "Routes from machine state"; issue 14 item 3): the calculator's submit (machines/calculator-submit.machine.ts).
  *
  * - `createApplicationServices`: the actor, with its `createApplication` call made through the app's API client
  *   and `applicationCreated` asking the journey to refetch its flow.

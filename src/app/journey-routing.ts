@@ -1,6 +1,6 @@
 /**
  * The router side of the client journey: routes derive from the flow-sync machine's state, never from a page
- * calling `navigate` (issue 5 item 2, GUIDE section 4 "Routes from machine state").
+ * calling `navigate` (issue 5 item 2, docs/product.md, Pitfalls: "Routes from machine state").
  *
  * - `journeyBeforeLoad`: put it on the registration and application layout routes and on /profile/my-loan.
  *   It reads the flow-sync actor from the router context, asks `journeyDecision` (machines/flow-sync.machine.ts)

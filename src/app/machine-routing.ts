@@ -1,5 +1,5 @@
 /**
- * Routes from machine state, the app-level half (GUIDE section 5 "Routes from machine state", issue 14 item 3).
+ * Routes from machine state, the app-level half (docs/product.md, Pitfalls: "Routes from machine state"; issue 14 item 3).
  *
  * A route's `beforeLoad` reads an actor's snapshot and throws `redirect()`: the machine, not the page, decides
  * where the user is. But a guard only runs on a navigation; when the machine moves on while the page stays
