@@ -5,6 +5,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { DomainError } from '../../domain/errors'
+import { clientStatus } from '../../domain/journey/routing'
 import { backOfficeUser, client, session } from '../db/schema-identity'
 import type { AppEnv } from '../http/context'
 import { type SubjectType, verifyToken } from './tokens'
@@ -16,7 +17,7 @@ export interface Principal {
   singleLink: boolean
 }
 
-export const CLIENT_BLOCKED = 2
+export const CLIENT_BLOCKED = clientStatus.blocked
 
 const unauthorized = (message = 'Authentication required.') =>
   new DomainError('unauthenticated', 'unauthorized', message)

@@ -13,7 +13,6 @@ import { type SendCode, sendCode } from '../services/identity/messages'
 import { sessionDevice } from '../services/identity/sessions'
 import { bucketFor, limitPerAddress, limitRequests, RateLimited } from '../services/identity/throttle'
 import type { AppEnv } from './context'
-import { setHeader } from './envelope'
 import { db, deps } from './request'
 
 /**
@@ -25,20 +24,6 @@ export const PUBLIC_CODES_PER_ADDRESS_HOUR = 30
 export const PUBLIC_CODES_PER_ADDRESS_DAY = 100
 /** The same per device id (a header anyone can change, so only the address cap really binds a determined caller). */
 export const PUBLIC_CODES_PER_DEVICE_HOUR = 10
-/** Availability checks per address in 10 minutes: enough for a form, too few to walk a number range. */
-export const CHECKS_PER_ADDRESS = 60
-/** A login after this many recent failures on the account needs the second factor. */
-export const RISKY_AFTER_FAILURES = 2
-
-/** Runs `work`; a limit reached (RateLimited) also sets `Retry-After` on the 429 the error handler answers. */
-export async function withRetryAfter<T>(c: Context<AppEnv>, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (error instanceof RateLimited) setHeader(c, 'retry-after', String(error.retryAfter))
-    throw error
-  }
-}
 
 /**
  * The caller's device (sha256 of its id): on a private call the device its session was opened from, else the
@@ -93,9 +78,9 @@ export interface DeliverOptions {
   addressCapped?: boolean
 }
 
-/** Issues and sends a code; a limit reached answers 429 with `Retry-After`. */
+/** Issues and sends a code; a limit reached answers 429 with `Retry-After` (the error handler's). */
 export const deliverCode = (c: Context<AppEnv>, input: SendCode, options?: DeliverOptions) =>
-  withRetryAfter(c, () => issueAndSend(c, input, options))
+  issueAndSend(c, input, options)
 
 /**
  * Like deliverCode, but a limit reached is not an error (a login must still answer): the answer then says when
@@ -121,6 +106,4 @@ export async function tryDeliverCode(
 
 /** Sign-ups per address: each one creates an account and sends an SMS. */
 export const limitPublicCodes = (c: Context<AppEnv>) =>
-  withRetryAfter(c, () =>
-    limitPerAddress(db(c), 'public-code', clientAddress(c), PUBLIC_CODES_PER_ADDRESS_HOUR, 60, deps(c).now()),
-  )
+  limitPerAddress(db(c), 'public-code', clientAddress(c), PUBLIC_CODES_PER_ADDRESS_HOUR, 60, deps(c).now())

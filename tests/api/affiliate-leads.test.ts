@@ -7,8 +7,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { affiliateLead } from '../../server/db/schema-affiliate'
 import { client } from '../../server/db/schema-identity'
-import { LEAD_LOOKUPS_PER_ADDRESS } from '../../server/http/routes/affiliate'
 import { DEMO_LEAD, seedDemoLead } from '../../server/services/affiliate/demo-lead'
+import { LEAD_LOOKUPS_PER_ADDRESS } from '../../server/services/affiliate/leads'
 import {
   DEFAULT_ADMIN_EMAIL,
   DEFAULT_ADMIN_PASSWORD,

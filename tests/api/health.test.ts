@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../server/http/app'
-import { READY_TIMEOUT_MS } from '../../server/http/routes/health'
+import { READY_TIMEOUT_MS } from '../../server/services/health'
 import { createTestApp } from '../support/app'
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>

@@ -1,24 +1,17 @@
-import { ENVIRONMENT_PATH, environmentSchema } from '../../../domain/environment'
+import { getEnvironment } from '../../../domain/contract/environment'
 import { sandboxedAdapters } from '../../providers/from-env'
 import { ok } from '../envelope'
-import { type AnyRoute, defineRoute } from '../route'
+import { deps } from '../request'
+import { type AnyRoute, implement } from '../route'
 
 export const environmentRoutes: AnyRoute[] = [
-  defineRoute({
-    method: 'get',
-    path: ENVIRONMENT_PATH,
-    summary: 'The deployment as the browser needs it: sandbox adapters (the banner) and the captcha script',
-    tags: ['config'],
-    access: 'public',
-    response: environmentSchema,
-    handler: (c) => {
-      const deps = c.get('deps')
-      const sandboxed = sandboxedAdapters(deps)
-      return ok(c, {
-        sandbox: sandboxed.length > 0,
-        sandboxed,
-        captcha: { provider: deps.captcha.name, siteKey: deps.captcha.siteKey ?? null },
-      })
-    },
+  implement(getEnvironment, (c) => {
+    const { captcha } = deps(c)
+    const sandboxed = sandboxedAdapters(deps(c))
+    return ok(c, {
+      sandbox: sandboxed.length > 0,
+      sandboxed,
+      captcha: { provider: captcha.name, siteKey: captcha.siteKey ?? null },
+    })
   }),
 ]

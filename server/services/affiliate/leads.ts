@@ -4,14 +4,19 @@
  * or expired lead all answer the same 404, so the endpoint tells nothing about which ids exist.
  */
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { LeadCreate, LeadPrefill } from '../../../domain/affiliate'
+import type { LeadCreate } from '../../../domain/affiliate'
+import type { LeadPrefill } from '../../../domain/contract/affiliate'
 import { notFound } from '../../../domain/errors'
 import type { DbOrTx } from '../../db/client'
 import { affiliateLead } from '../../db/schema-affiliate'
+import { limitPerAddress } from '../identity/throttle'
 
 export type LeadRow = typeof affiliateLead.$inferSelect
 
 export const leadNotFound = () => notFound('Lead')
+
+/** Lead lookups per address in 10 minutes: a visitor needs a handful; walking ids needs billions. */
+export const LEAD_LOOKUPS_PER_ADDRESS = 30
 
 export async function createLead(db: DbOrTx, input: LeadCreate, createdBy: number | null, now: Date) {
   const [row] = await db
@@ -49,6 +54,17 @@ export async function findOpenLead(db: DbOrTx, id: string, now: Date) {
     .from(affiliateLead)
     .where(and(eq(affiliateLead.id, id), open(now)))
   return row ?? null
+}
+
+/**
+ * The prefill of an open lead for a visitor at `address`, under the per-address limit; an unknown, used or
+ * expired lead is the same notFound.
+ */
+export async function lookUpLead(db: DbOrTx, id: string, address: string, now: Date): Promise<LeadPrefill> {
+  await limitPerAddress(db, 'lead', address, LEAD_LOOKUPS_PER_ADDRESS, 10, now)
+  const row = await findOpenLead(db, id, now)
+  if (!row) throw leadNotFound()
+  return leadPrefill(row)
 }
 
 /** The lead a sign-up used, for the client it now belongs to. */

@@ -5,19 +5,24 @@
 
 import { createHash } from 'node:crypto'
 import { eq, or } from 'drizzle-orm'
+import type { ClientView } from '../../../domain/contract/identity'
 import { DomainError, invalid } from '../../../domain/errors'
 import { consentVersions, messageKeys, type SignUp } from '../../../domain/identity'
+import { clientStatus } from '../../../domain/journey/routing'
 import { CLIENT_BLOCKED } from '../../auth/authenticate'
 import { hashPassword } from '../../auth/passwords'
 import type { Db, DbOrTx } from '../../db/client'
 import { client, consent } from '../../db/schema-identity'
+import { CAPTCHA_SAFE_SCORE } from '../../providers/captcha'
 import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
+import { trustedCount } from './devices'
 import { checkPasswordThrottled, type Requester } from './login'
+import { limitPerAddress } from './throttle'
 
 export type ClientRow = typeof client.$inferSelect
 
-export const CLIENT_ACTIVE = 1
+export const CLIENT_ACTIVE = clientStatus.active
 // One definition: the access check and the services must agree on what "blocked" is.
 export { CLIENT_BLOCKED } from '../../auth/authenticate'
 
@@ -32,6 +37,21 @@ export async function isTaken(db: DbOrTx, key: 'email' | 'phone', value: string)
   const column = key === 'email' ? client.email : client.phone
   const [row] = await db.select({ id: client.id }).from(client).where(eq(column, value))
   return Boolean(row)
+}
+
+/** Availability checks per address in 10 minutes: enough for a form, too few to walk a number range. */
+export const CHECKS_PER_ADDRESS = 60
+
+/** Whether an e-mail or a number is still free for sign-up, asked from `address` (under its limit). */
+export async function isAvailable(
+  db: DbOrTx,
+  key: 'email' | 'phone',
+  value: string,
+  address: string,
+  now: Date,
+) {
+  await limitPerAddress(db, 'check', address, CHECKS_PER_ADDRESS, 10, now)
+  return !(await isTaken(db, key, value))
 }
 
 /** Postgres unique violation on one of the client's unique indexes, mapped to the spec's field messages. */
@@ -149,6 +169,23 @@ export async function authenticateClient(
   return { row, priorFailures: check.priorFailures, knownDevice: check.knownDevice }
 }
 
+/** A login after this many recent failures on the account needs the second factor. */
+export const RISKY_AFTER_FAILURES = 2
+
+/**
+ * Why a client's login needs the second factor (none: it does not): recent failures from this requester, a
+ * captcha score that looks automated, or a device the client has not trusted while it trusts another.
+ */
+export async function loginRisks(db: DbOrTx, login: ClientLogin, captchaScore: number): Promise<string[]> {
+  // A device counts as new only once the client has one it trusts: the first device is trusted on use.
+  const newDevice = !login.knownDevice && (await trustedCount(db, 'client', login.row.id)) > 0
+  return [
+    login.priorFailures >= RISKY_AFTER_FAILURES && 'recent_failures',
+    captchaScore < CAPTCHA_SAFE_SCORE && 'low_captcha_score',
+    newDevice && 'new_device',
+  ].filter((reason): reason is string => Boolean(reason))
+}
+
 export async function markPhoneVerified(db: DbOrTx, id: number, now: Date) {
   await db.update(client).set({ phoneVerifiedAt: now, updatedAt: now }).where(eq(client.id, id))
 }
@@ -185,8 +222,8 @@ export async function setStatus(db: DbOrTx, id: number, status: number, now: Dat
 
 const hashedId = (id: number) => createHash('sha256').update(`hiram-client-${id}`).digest('hex').slice(0, 16)
 
-/** The Client of spec section 3, as the app reads it. */
-export async function clientView(db: DbOrTx, row: ClientRow) {
+/** The Client of spec section 3, as the app reads it (GET /private/client). */
+export async function clientView(db: DbOrTx, row: ClientRow): Promise<ClientView> {
   const facts = await lendingFacts(db, row.id)
   const application = await activeApplication(db, row.id)
   return {
@@ -209,4 +246,3 @@ export async function clientView(db: DbOrTx, row: ClientRow) {
     info: { mobilePhone: { number: row.phone } },
   }
 }
-export type ClientView = Awaited<ReturnType<typeof clientView>>

@@ -3,9 +3,11 @@
  * session and slides its expiry, never beyond an absolute limit.
  */
 import { and, eq, isNull, ne, sql } from 'drizzle-orm'
+import { DomainError } from '../../../domain/errors'
 import { type SubjectType, signToken, TOKEN_TTL_SECONDS } from '../../auth/tokens'
 import type { DbOrTx } from '../../db/client'
 import { session } from '../../db/schema-identity'
+import { trustDevice } from './devices'
 
 /** A session lives at most this long after login, however often it is refreshed. */
 export const SESSION_ABSOLUTE_HOURS = 12
@@ -52,13 +54,20 @@ export async function openSession(db: DbOrTx, secret: Uint8Array, input: OpenSes
   return { sessionId: row!.id, token, expiresIn: TOKEN_TTL_SECONDS }
 }
 
+/** The session was revoked (a logout, a password change, blocking) or its subject is gone: log in again. */
+export const sessionEnded = () => new DomainError('unauthenticated', 'unauthorized', 'The session has ended.')
+
+const mfaNotPending = () =>
+  new DomainError('conflict', 'mfaNotPending', 'This session does not need a second factor.')
+
+/** A new token for the same session; a revoked session is refused (sessionEnded). */
 export async function refreshSession(db: DbOrTx, secret: Uint8Array, sessionId: string, now: Date) {
   const [row] = await db
     .update(session)
     .set({ lastSeenAt: now })
     .where(and(eq(session.id, sessionId), isNull(session.revokedAt)))
     .returning()
-  if (!row) return null
+  if (!row) throw sessionEnded()
   const token = await signToken(
     secret,
     {
@@ -83,12 +92,29 @@ export async function completeMfa(db: DbOrTx, sessionId: string) {
   return row ?? null
 }
 
-export async function isMfaPending(db: DbOrTx, sessionId: string) {
+/** Refuses (mfaNotPending) a second-factor call from a session that needs none. */
+export async function assertMfaPending(db: DbOrTx, sessionId: string) {
   const [row] = await db
     .select({ mfaPending: session.mfaPending })
     .from(session)
     .where(eq(session.id, sessionId))
-  return row?.mfaPending ?? false
+  if (!row?.mfaPending) throw mfaNotPending()
+}
+
+/**
+ * The second factor passed (its code was checked): the same session becomes a full login, the device it was
+ * opened from is trusted, and a token without `mfa` goes out.
+ */
+export async function completeSecondFactor(
+  db: DbOrTx,
+  secret: Uint8Array,
+  subject: { type: SubjectType; id: number; sessionId: string },
+  now: Date,
+) {
+  const done = await completeMfa(db, subject.sessionId)
+  if (!done) throw mfaNotPending()
+  await trustDevice(db, subject.type, subject.id, done.deviceHash, now)
+  return refreshSession(db, secret, subject.sessionId, now)
 }
 
 /** The device a session was opened from (sha256 of its id), null when the login sent none. */

@@ -8,6 +8,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
 import type { DbOrTx } from '../../db/client'
 import { singleLinkToken } from '../../db/schema-identity'
+import { CLIENT_BLOCKED, findClient } from './clients'
 
 /** The lifetime of the leadId cookie (259200 s): the link works as long as the page may remember it. */
 export const SINGLE_LINK_TTL_HOURS = 72
@@ -43,6 +44,17 @@ export async function findLiveLink(db: DbOrTx, token: string, now: Date) {
       ),
     )
   return row ?? null
+}
+
+/** The live link behind a token and its client; a dead link or a blocked client is refused. */
+export async function linkedClient(db: DbOrTx, token: string, now: Date) {
+  const link = await findLiveLink(db, token, now)
+  if (!link) throw linkInvalid()
+  const row = await findClient(db, link.clientId)
+  if (!row) throw linkInvalid()
+  if (row.status === CLIENT_BLOCKED)
+    throw new DomainError('forbidden', 'accountBlocked', 'The account is blocked.')
+  return { link, row }
 }
 
 /** Marks the token used; false when another request used it first. */

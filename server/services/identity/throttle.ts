@@ -19,8 +19,8 @@ export const subBucket = (parent: string, kind: string, identifier: string) =>
   `${parent}:${kind}:${hashOf(identifier)}`
 
 /**
- * A 429 that says when to come back: the error handler's answer carries the code and message, and the route
- * sets `Retry-After` (seconds) from `retryAfter`, so the browser can show a countdown.
+ * A 429 that says when to come back: the error handler's answer carries the code, the message and
+ * `Retry-After` (seconds, from `retryAfter`), so the browser can show a countdown.
  */
 export class RateLimited extends DomainError {
   constructor(

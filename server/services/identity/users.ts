@@ -3,6 +3,7 @@
  * defaults), and they log in with an e-mail and a password, plus an e-mail code on a device not seen before.
  */
 import { count, eq } from 'drizzle-orm'
+import type { BackOfficeUser } from '../../../domain/contract/back-office'
 import { DomainError } from '../../../domain/errors'
 import { hashPassword } from '../../auth/passwords'
 import type { Db, DbOrTx } from '../../db/client'
@@ -69,7 +70,8 @@ export async function authenticateUser(
   return row
 }
 
-export const userView = (row: UserRow) => ({
+/** The user as the app reads it (the session's user). */
+export const userView = (row: UserRow): BackOfficeUser => ({
   id: row.id,
   email: row.email,
   name: row.name,
