@@ -5,11 +5,12 @@
  * effects.
  */
 import type { QueryClient } from '@tanstack/react-query'
+import { getFlow } from '../../domain/contract/journey'
 import { type ClientFacts, SANDBOX_COOKIE, type SessionFacts } from '../../domain/journey/routing'
 import { type AuthSnapshot, type AuthUser, isLoggedIn, isSettled } from '../../machines/auth.machine'
 import type { createApiClient } from '../api/client'
 import { readCookie, removeCookie } from './cookies'
-import { ACTUAL_APPLICATION_PATH, createFlowSyncActor, FLOW_PATH } from './flow-sync-actor'
+import { ACTUAL_APPLICATION_PATH, createFlowSyncActor } from './flow-sync-actor'
 import type { JourneyRouting } from './journey-routing'
 import type { AuthActor } from './services'
 
@@ -50,7 +51,8 @@ export function createJourneyRouting({
   auth: AuthActor
 }): JourneyRouting {
   const actor = createFlowSyncActor({
-    getFlow: (signal) => api.get(FLOW_PATH, { signal, quiet: true }),
+    getFlow: (signal) => api.call(getFlow, {}, { signal, quiet: true }),
+    // The lending contract's call; on the legacy client until domain/contract/lending.ts has it.
     getApplication: (signal) => api.get(ACTUAL_APPLICATION_PATH, { signal, quiet: true }),
   })
   let last = ''

@@ -5,8 +5,8 @@
  */
 import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_PAYOUT_ACCOUNTS } from '../../domain/contract/payout'
 import { disbursementEntry } from '../../server/db/schema-journey'
-import { MAX_PAYOUT_ACCOUNTS } from '../../server/services/journey/payout'
 import { createTestApp } from '../support/app'
 import {
   type Answer,

@@ -4,6 +4,12 @@
  * and the violation is mapped to the spec's messages here.
  */
 import { and, asc, count, eq, ne } from 'drizzle-orm'
+import * as v from 'valibot'
+import {
+  type DisbursementEntry,
+  disbursementEntrySchema,
+  MAX_PAYOUT_ACCOUNTS,
+} from '../../../domain/contract/payout'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { JourneyStep } from '../../../domain/journey/client-journey.machine'
 import { journeyMessageKeys as k, type Payout } from '../../../domain/journey/fields'
@@ -13,9 +19,6 @@ import { disbursementEntry } from '../../db/schema-journey'
 import { disbursement } from '../../db/schema-lending'
 import type { MessagingProvider } from '../../providers/messaging'
 import { readJourney, uniqueViolationOn } from './journey'
-
-/** Payout accounts a client may keep: enough for every kind twice over, and a bound on what one client stores. */
-export const MAX_PAYOUT_ACCOUNTS = 10
 
 /**
  * Whether adding or selecting a payout account needs an SMS code (issue 13, item 9; docs/decisions/0012):
@@ -99,17 +102,10 @@ export function describeAccount(entry: AccountFacts): string {
   }
 }
 
-export interface DisbursementView {
-  id: number
-  type: string
-  bankId: number | null
-  bankName: string | null
-  accountNumber: string | null
-  provider: string | null
-  selected: boolean
-}
+const entryList = v.array(disbursementEntrySchema)
 
-export async function listDisbursements(db: DbOrTx, clientId: number): Promise<DisbursementView[]> {
+/** The client's payout accounts, oldest first, as the payout calls answer them. */
+export async function listDisbursements(db: DbOrTx, clientId: number): Promise<DisbursementEntry[]> {
   const rows = await db
     .select({
       id: disbursementEntry.id,
@@ -124,10 +120,14 @@ export async function listDisbursements(db: DbOrTx, clientId: number): Promise<D
     .leftJoin(institution, eq(institution.id, disbursementEntry.institutionId))
     .where(eq(disbursementEntry.clientId, clientId))
     .orderBy(asc(disbursementEntry.id))
-  return rows.map(({ institutionName, ...row }) => ({
-    ...row,
-    bankName: institutionName ?? (row.provider ? (cashPickupNames[row.provider] ?? null) : null),
-  }))
+  // The type column is plain text; parsing keeps a hand-edited row with an unknown type from reaching the app.
+  return v.parse(
+    entryList,
+    rows.map(({ institutionName, ...row }) => ({
+      ...row,
+      bankName: institutionName ?? (row.provider ? (cashPickupNames[row.provider] ?? null) : null),
+    })),
+  )
 }
 
 /** What a notice says about one of the client's entries ('BDO Unibank account ending 7890'). */

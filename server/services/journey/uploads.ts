@@ -7,8 +7,12 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm'
-import { DomainError, invalid } from '../../../domain/errors'
-import { type IdentityDocument, journeyMessageKeys as k } from '../../../domain/journey/fields'
+import { DomainError, invalid, notFound } from '../../../domain/errors'
+import {
+  type IdDocumentSide,
+  type IdentityDocument,
+  journeyMessageKeys as k,
+} from '../../../domain/journey/fields'
 import {
   type DocumentUploadConfig,
   documentUploadConfigSchema,
@@ -18,7 +22,9 @@ import {
 } from '../../../domain/journey/uploads'
 import type { DbOrTx, Tx } from '../../db/client'
 import { identityDocument, uploadedFile } from '../../db/schema-journey'
+import type { AppDeps } from '../../deps'
 import { readConfig } from '../config'
+import { type Actor, type JourneyChange, journeyTransaction } from './journey'
 
 export type UploadCategory = 'id_document' | 'document' | 'bank_statement' | 'client_document'
 
@@ -211,4 +217,147 @@ export async function writeIdentityDocument(tx: Tx, clientId: number, document: 
     .insert(identityDocument)
     .values({ clientId, ...values })
     .onConflictDoUpdate({ target: identityDocument.clientId, set: values })
+}
+
+type UploadDeps = Pick<AppDeps, 'database' | 'logger' | 'now' | 'uploadsDir'>
+
+/** The upload limits and the number of the client's next identity-photo attempt. */
+export async function uploadConfigFor(db: DbOrTx, clientId: number) {
+  const config = await readUploadConfig(db)
+  return { ...config, attempt: (await idPhotoUploads(db, clientId)) + 1 }
+}
+
+/**
+ * A supporting document, checked already: its bytes are stored, then recorded in place of the live file of the
+ * same category and type. The replaced file goes once the new one is committed: a failed upload leaves the old
+ * one in place, and a failed record removes the new bytes again.
+ */
+export async function saveSupportingDocument(
+  deps: UploadDeps,
+  file: { clientId: number; category: UploadCategory; kind: string; checked: CheckedFile },
+) {
+  const { uploadsDir, now } = deps
+  const storageName = await storeBytes(uploadsDir, file.checked.bytes)
+  let saved: Awaited<ReturnType<typeof replaceSupportingDocument>>
+  try {
+    saved = await deps.database.db.transaction((tx) =>
+      replaceSupportingDocument(tx, { ...file, storageName, capturedAt: null, now: now() }),
+    )
+  } catch (error) {
+    await removeStored(uploadsDir, storageName)
+    throw error
+  }
+  await removeStored(uploadsDir, saved.previous)
+  const { row } = saved
+  return {
+    id: row.id,
+    type: row.kind,
+    mime: file.checked.mime,
+    size: row.size,
+    replaced: saved.previous !== null,
+  }
+}
+
+/**
+ * A photo of one side of the identity document (CHANGE_ID_PHOTO), checked already: it replaces the side's live
+ * photo, within the attempts the configuration allows, counted under the journey lock so two parallel uploads
+ * cannot both take the last one.
+ */
+export async function saveIdPhoto(
+  deps: UploadDeps,
+  photo: {
+    clientId: number
+    side: IdDocumentSide
+    checked: CheckedFile
+    capturedAt: Date | null
+    config: DocumentUploadConfig
+    at: Date
+  },
+  by: Actor,
+) {
+  const { clientId, side, checked, capturedAt, config, at } = photo
+  const storageName = await storeBytes(deps.uploadsDir, checked.bytes)
+  let change: JourneyChange<{ previous: string | null; attempt: number }>
+  try {
+    change = await journeyTransaction(deps, clientId, { type: 'CHANGE_ID_PHOTO' }, by, at, async (tx) => {
+      const used = await idPhotoUploads(tx, clientId)
+      if (config.maxAttempts > 0 && used >= config.maxAttempts)
+        throw new DomainError('refused', 'uploadMetric', 'No upload attempts are left.', [
+          { propertyPath: 'file', message: 'uploadMetric' },
+        ])
+      const previous = await retireIdPhoto(tx, clientId, side, at)
+      await recordFile(tx, {
+        clientId,
+        category: 'id_document',
+        kind: side,
+        checked,
+        storageName,
+        capturedAt,
+        now: at,
+      })
+      return { previous, attempt: used + 1 }
+    })
+  } catch (error) {
+    await removeStored(deps.uploadsDir, storageName)
+    throw error
+  }
+  await removeStored(deps.uploadsDir, change.result.previous)
+  return {
+    type: side,
+    mime: checked.mime,
+    size: checked.bytes.byteLength,
+    attempt: change.result.attempt,
+    flow: change.flow,
+  }
+}
+
+/** Deletes the live photo of one side (CHANGE_ID_PHOTO); 404 when there is none. */
+export async function deleteIdPhoto(deps: UploadDeps, clientId: number, side: IdDocumentSide, by: Actor) {
+  const at = deps.now()
+  const change = await journeyTransaction(deps, clientId, { type: 'CHANGE_ID_PHOTO' }, by, at, async (tx) => {
+    const name = await retireIdPhoto(tx, clientId, side, at)
+    if (!name) throw notFound('Document')
+    return name
+  })
+  await removeStored(deps.uploadsDir, change.result)
+  return { deleted: true as const, flow: change.flow }
+}
+
+/** The live photo of one side, with its bytes; 404 when there is none. */
+export async function readIdPhoto(
+  deps: Pick<AppDeps, 'database' | 'uploadsDir'>,
+  clientId: number,
+  side: IdDocumentSide,
+) {
+  const row = await liveIdPhoto(deps.database.db, clientId, side)
+  if (!row) throw notFound('Document')
+  return { mime: row.mime, bytes: await readStored(deps.uploadsDir, row.storageName) }
+}
+
+/** Completes document_upload (FINISH_ID_DOCUMENT) with the document's details, once the front photo is in. */
+export async function finishIdDocument(
+  deps: UploadDeps,
+  clientId: number,
+  document: IdentityDocument,
+  by: Actor,
+) {
+  const at = deps.now()
+  const change = await journeyTransaction(
+    deps,
+    clientId,
+    { type: 'FINISH_ID_DOCUMENT' },
+    by,
+    at,
+    async (tx) => {
+      if (!(await liveIdPhoto(tx, clientId, 'front')))
+        throw new DomainError(
+          'refused',
+          'idPhotoMissing',
+          'Upload a photo of the front of the document first.',
+          [{ propertyPath: 'front', message: k.required }],
+        )
+      await writeIdentityDocument(tx, clientId, document, at)
+    },
+  )
+  return { flow: change.flow }
 }

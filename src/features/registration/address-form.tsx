@@ -6,8 +6,12 @@
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useQuery } from '@tanstack/react-query'
 import { type UseFormRegisterReturn, useForm, useWatch } from 'react-hook-form'
+import type { Page } from '../../../domain/contract/define'
+import { completeAddress } from '../../../domain/contract/journey'
+import { listDistricts, listRegionCities, listRegions, listWards } from '../../../domain/contract/reference'
 import { type Address, type AddressInput, addressSchema } from '../../../domain/journey/fields'
 import type { GeoItem } from '../../../domain/reference'
+import type { ApiClient } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import type { FieldErrorView } from '../../ui/forms/fields'
@@ -24,12 +28,30 @@ const resolver = standardSchemaResolver(addressSchema)
 /** One select shows a whole level: the largest (barangays of a city) stay well under the API's 1000. */
 const all = { perPage: 1000 }
 
+/** Where a level's options come from: a cache key and the call that lists them (one page holds a level). */
+interface GeoSource {
+  key: readonly string[]
+  list(api: ApiClient, signal: AbortSignal): Promise<unknown>
+}
+
 /** Where each level's options come from, given the chosen parent. */
 export const geoSources = {
-  regionId: () => ({ path: '/public/address/region', query: all }),
-  cityId: (regionId: string) => ({ path: `/public/address/region/${regionId}/city`, query: all }),
-  districtId: (cityId: string) => ({ path: '/public/address/district', query: { cityId, ...all } }),
-  wardId: (districtId: string) => ({ path: '/public/address/ward', query: { districtId, ...all } }),
+  regionId: (): GeoSource => ({
+    key: ['region'],
+    list: (api, signal) => api.call(listRegions, { query: all }, { signal }),
+  }),
+  cityId: (regionId: string): GeoSource => ({
+    key: ['city', regionId],
+    list: (api, signal) => api.call(listRegionCities, { params: { id: regionId }, query: all }, { signal }),
+  }),
+  districtId: (cityId: string): GeoSource => ({
+    key: ['district', cityId],
+    list: (api, signal) => api.call(listDistricts, { query: { cityId, ...all } }, { signal }),
+  }),
+  wardId: (districtId: string): GeoSource => ({
+    key: ['ward', districtId],
+    list: (api, signal) => api.call(listWards, { query: { districtId, ...all } }, { signal }),
+  }),
 }
 
 function GeoSelect({
@@ -40,15 +62,16 @@ function GeoSelect({
 }: {
   label: string
   /** Null until the level above is chosen. */
-  source: { path: string; query: Record<string, string | number> } | null
+  source: GeoSource | null
   registration: UseFormRegisterReturn
   error: FieldErrorView | null
 }) {
   const m = useMessages().journey.common
   const api = useApi()
   const list = useQuery({
-    queryKey: ['geo', source?.path, source?.query],
-    queryFn: ({ signal }) => api.get<GeoItem[]>(source!.path, { query: source!.query, signal }),
+    queryKey: ['geo', ...(source?.key ?? [])],
+    // The cast: defineContract widens `paginated: true` to boolean, so a list call is typed as its items.
+    queryFn: async ({ signal }) => ((await source!.list(api, signal)) as Page<GeoItem>).items,
     enabled: source !== null,
     staleTime: Number.POSITIVE_INFINITY,
   })
@@ -110,7 +133,7 @@ export function AddressForm({ onCompleted }: { onCompleted?: () => void }) {
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.put('/private/client/complete-step-four', values)
+      await api.call(completeAddress, { body: values })
       refresh()
     } catch (error) {
       fail(error, setError)

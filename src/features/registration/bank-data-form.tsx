@@ -10,10 +10,12 @@ import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import {
-  type BankDataImport,
   type BankDataState,
-  bankDataImportSchema,
-} from '../../../domain/journey/bank-data'
+  getBankData,
+  importBankData,
+  skipBankData,
+} from '../../../domain/contract/verification'
+import { type BankDataImport, bankDataImportSchema } from '../../../domain/journey/bank-data'
 import { ApiError } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -39,7 +41,7 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
   const refresh = useJourneyRefresh(onCompleted)
   const state = useQuery({
     queryKey: bankDataKey,
-    queryFn: ({ signal }) => api.get<BankDataState>('/private/client/kontomatik', { signal }),
+    queryFn: ({ signal }) => api.call(getBankData, {}, { signal }),
   })
   const { register, handleSubmit, formState, setError, resetField } = useForm<BankDataImport>({
     resolver,
@@ -55,7 +57,7 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
     try {
       // quiet: the bank being down is a 503 (ServiceTemporarilyUnavailable) this screen explains itself, not
       // the full-page server failure every other 500+ shows.
-      await api.post('/private/client/kontomatik/import', values, { quiet: true })
+      await api.call(importBankData, { body: values }, { quiet: true })
       refresh()
     } catch (error) {
       // A refused password is worth another try: clear it, count it, and say so on the field.
@@ -68,7 +70,7 @@ export function BankDataForm({ onCompleted }: { onCompleted?: () => void }) {
   })
 
   const skip = useMutation({
-    mutationFn: () => api.post('/private/client/kontomatik/skip'),
+    mutationFn: () => api.call(skipBankData),
     onMutate: () => setFormError(null),
     onSuccess: () => refresh(),
     onError: (error) => {

@@ -5,6 +5,8 @@
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useQuery } from '@tanstack/react-query'
 import { type Resolver, useForm } from 'react-hook-form'
+import { getClient } from '../../../domain/contract/identity'
+import { confirmBackOfficeDetails, saveDetails } from '../../../domain/contract/journey'
 import {
   civilStatuses,
   type Details,
@@ -74,8 +76,8 @@ export function DetailsForm({
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      if (backOffice && !formState.isDirty) await api.put('/private/client/complete-back-office-client')
-      else await api.put('/private/client', values)
+      if (backOffice && !formState.isDirty) await api.call(confirmBackOfficeDetails)
+      else await api.call(saveDetails, { body: values })
       refresh()
     } catch (error) {
       fail(error, setError)
@@ -151,11 +153,6 @@ export function DetailsForm({
   )
 }
 
-interface ClientDetails {
-  firstName?: string | null
-  email?: string | null
-}
-
 /**
  * The route's page: what the client already gave (the e-mail of sign-up, details stored before or entered by
  * staff) is filled in, over anything a lead link brought (`prefill`).
@@ -171,11 +168,11 @@ export function DetailsPage({
   const loading = useMessages().journey.common.loading
   const client = useQuery({
     queryKey: ['client', 'current'],
-    queryFn: ({ signal }) => api.get<ClientDetails>('/private/client', { signal }),
+    queryFn: ({ signal }) => api.call(getClient, {}, { signal }),
   })
   const stored = useRegistrationData()
   if (client.isPending || stored.isPending) return <p aria-busy="true">{loading}</p>
-  const known = client.data ?? {}
+  const known = client.data
   const details = stored.data?.details
   const { enteredBy: _by, confirmed: _confirmed, ...fields } = present(details)
   return (
@@ -183,8 +180,8 @@ export function DetailsPage({
       prefill={{
         ...prefill,
         ...fields,
-        ...(known.firstName ? { firstName: known.firstName } : {}),
-        ...(known.email ? { email: known.email } : {}),
+        ...(known?.firstName ? { firstName: known.firstName } : {}),
+        ...(known?.email ? { email: known.email } : {}),
       }}
       backOffice={details?.enteredBy === 'back_office' && !details.confirmed}
       onCompleted={onCompleted}

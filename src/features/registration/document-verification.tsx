@@ -9,6 +9,12 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import {
+  getVerificationDecision,
+  getVerificationSession,
+  startVerification,
+  type VerificationSession,
+} from '../../../domain/contract/verification'
 import { ApiError } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -16,13 +22,6 @@ import { type FieldErrorView, FormError } from '../../ui/forms/fields'
 import { isStepMismatch, useJourneyErrorText } from './form-support'
 import { StepFrame } from './step-frame'
 import { useJourneyRefresh } from './use-journey-refresh'
-
-export interface VerificationSession {
-  id: string
-  url: string
-  status: 'created' | 'approved' | 'declined' | 'resubmission_requested'
-  reason: string | null
-}
 
 export const sessionKey = ['journey', 'veriff', 'session'] as const
 
@@ -44,7 +43,7 @@ export function DocumentVerification({ onCompleted }: { onCompleted?: () => void
     queryKey: sessionKey,
     queryFn: async ({ signal }) => {
       try {
-        return await api.get<VerificationSession>('/private/client/veriff/session', { signal })
+        return await api.call(getVerificationSession, {}, { signal })
       } catch (failure) {
         // No session yet is a normal start, not an error.
         if (failure instanceof ApiError && failure.status === 404) return null
@@ -59,7 +58,7 @@ export function DocumentVerification({ onCompleted }: { onCompleted?: () => void
   }
 
   const start = useMutation({
-    mutationFn: () => api.post<VerificationSession>('/private/client/veriff/session'),
+    mutationFn: () => api.call(startVerification),
     onMutate: () => {
       setError(null)
       setCheckedPending(false)
@@ -68,7 +67,7 @@ export function DocumentVerification({ onCompleted }: { onCompleted?: () => void
     onError: failed,
   })
   const decide = useMutation({
-    mutationFn: (id: string) => api.get<VerificationSession>(`/private/client/veriff/decision/${id}`),
+    mutationFn: (id: string) => api.call(getVerificationDecision, { params: { id } }),
     onMutate: () => setError(null),
     onSuccess: (answer) => {
       queryClient.setQueryData(sessionKey, answer)

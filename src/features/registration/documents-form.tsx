@@ -8,6 +8,8 @@ import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
+import { getDocumentUploadConfig } from '../../../domain/contract/journey'
+import { finishIdDocument } from '../../../domain/contract/uploads'
 import {
   documentNumberRules,
   type IdentityDocument,
@@ -16,7 +18,7 @@ import {
   identityDocumentTypeCodes,
   typesWithExpiry,
 } from '../../../domain/journey/fields'
-import { type DocumentUploadConfig, defaultDocumentUploadConfig } from '../../../domain/journey/uploads'
+import { defaultDocumentUploadConfig } from '../../../domain/journey/uploads'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { type FieldErrorView, TextField } from '../../ui/forms/fields'
@@ -52,10 +54,7 @@ export function DocumentsForm({ onCompleted }: { onCompleted?: () => void }) {
   const refresh = useJourneyRefresh(onCompleted)
   const configQuery = useQuery({
     queryKey: uploadConfigKey,
-    queryFn: ({ signal }) =>
-      api.get<DocumentUploadConfig & { attempt: number }>('/private/client/flow/document-upload-config', {
-        signal,
-      }),
+    queryFn: ({ signal }) => api.call(getDocumentUploadConfig, {}, { signal }),
   })
   const config = configQuery.data ?? { ...defaultDocumentUploadConfig, attempt: 1 }
   const attemptsLeft = config.maxAttempts === 0 || config.attempt <= config.maxAttempts
@@ -91,7 +90,7 @@ export function DocumentsForm({ onCompleted }: { onCompleted?: () => void }) {
       return
     }
     try {
-      await api.post('/private/client/id-document/finish', values)
+      await api.call(finishIdDocument, { body: values })
       refresh()
     } catch (error) {
       // The server answers a missing photo on the side's name; the rest land on the fields.

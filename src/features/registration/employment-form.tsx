@@ -5,6 +5,7 @@
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import * as v from 'valibot'
+import { completeEmployment } from '../../../domain/contract/journey'
 import {
   companyNameSchema,
   type Employment,
@@ -88,10 +89,12 @@ export function EmploymentForm({
     try {
       // The server validates the body with the same schema, which reads pesos as typed text (its output
       // is numbers): send the schema's input, not its output.
-      await api.put('/private/client/complete-step-two', {
-        ...values,
-        monthlyIncome: String(values.monthlyIncome),
-        monthlyExpenses: String(values.monthlyExpenses),
+      await api.call(completeEmployment, {
+        body: {
+          ...values,
+          monthlyIncome: String(values.monthlyIncome),
+          monthlyExpenses: String(values.monthlyExpenses),
+        },
       })
       refresh()
     } catch (error) {

@@ -10,6 +10,15 @@ import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
+import type { Page } from '../../../domain/contract/define'
+import {
+  addDisbursement,
+  type DisbursementEntry,
+  finishRegistration,
+  listDisbursements,
+  selectDisbursement,
+} from '../../../domain/contract/payout'
+import { listInstitutions } from '../../../domain/contract/reference'
 import {
   cashPickupProviders,
   type Payout,
@@ -28,16 +37,6 @@ import { isPayoutCodeRequired, PayoutCodeStep } from './payout-code-step'
 import { StepFrame } from './step-frame'
 import { useJourneyRefresh } from './use-journey-refresh'
 
-export interface DisbursementEntry {
-  id: number
-  type: PayoutType
-  bankId: number | null
-  bankName: string | null
-  accountNumber: string | null
-  provider: string | null
-  selected: boolean
-}
-
 interface PayoutFormValues {
   type: PayoutType | ''
   bankId: string
@@ -46,6 +45,14 @@ interface PayoutFormValues {
 }
 
 const fields = ['type', 'bankId', 'accountNumber', 'provider'] as const
+
+/**
+ * A list call answers a page; one page holds these lists whole. (defineContract widens `paginated: true` to
+ * boolean, so the call is typed as the bare list: hence the cast.)
+ */
+function itemsOf<T>(answer: unknown) {
+  return (answer as Page<T>).items
+}
 export const entriesKey = ['journey', 'disbursement-type'] as const
 
 /** The form keeps every control's text; the body holds only what the chosen type needs, as the API reads it. */
@@ -74,11 +81,10 @@ function useInstitutions(parent: 'bank_account' | 'e-wallet', enabled: boolean) 
   const api = useApi()
   return useQuery({
     queryKey: ['reference', 'banks', parent],
-    queryFn: ({ signal }) =>
-      api.get<Institution[]>('/public/list', {
-        query: { group: 'payments', name: 'banks', parent },
-        signal,
-      }),
+    queryFn: async ({ signal }) => {
+      const query = { group: 'payments', name: 'banks', parent } as const
+      return itemsOf<Institution>(await api.call(listInstitutions, { query }, { signal }))
+    },
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
   })
@@ -106,8 +112,7 @@ function EntryList({
   const api = useApi()
   const queryClient = useQueryClient()
   const select = useMutation({
-    mutationFn: (id: number) =>
-      api.put<{ entries: DisbursementEntry[] }>(`/private/client/disbursement-type/select/${id}`),
+    mutationFn: (id: number) => api.call(selectDisbursement, { params: { id }, body: {} }),
     onSuccess: (answer) => queryClient.setQueryData(entriesKey, answer.entries),
     onError: (error, id) => {
       const entry = entries.find((e) => e.id === id)
@@ -172,7 +177,7 @@ function NewPayoutForm({ onCodeRequired }: { onCodeRequired(change: PendingChang
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.post('/private/client/disbursement-type', values)
+      await api.call(addDisbursement, { body: values })
       await queryClient.invalidateQueries({ queryKey: entriesKey })
       reset()
     } catch (error) {
@@ -251,7 +256,9 @@ export function PaymentForm({ onCompleted }: { onCompleted?: () => void }) {
   const [error, setError] = useState<FieldErrorView | null>(null)
   const entries = useQuery({
     queryKey: entriesKey,
-    queryFn: ({ signal }) => api.get<DisbursementEntry[]>('/private/client/disbursement-type', { signal }),
+    // A client keeps at most 10 accounts: the first page holds them all.
+    queryFn: async ({ signal }) =>
+      itemsOf<DisbursementEntry>(await api.call(listDisbursements, {}, { signal })),
   })
   const selected = entries.data?.find((entry) => entry.selected)
   const failed = (e: unknown) => {
@@ -268,13 +275,13 @@ export function PaymentForm({ onCompleted }: { onCompleted?: () => void }) {
   const [pending, setPending] = useState<PendingChange | null>(null)
   const confirm = async (code: string) => {
     if (!pending) return
-    if (pending.kind === 'add') await api.post('/private/client/disbursement-type', { ...pending.body, code })
-    else await api.put(`/private/client/disbursement-type/select/${pending.id}`, { code })
+    if (pending.kind === 'add') await api.call(addDisbursement, { body: { ...pending.body, code } })
+    else await api.call(selectDisbursement, { params: { id: pending.id }, body: { code } })
     await queryClient.invalidateQueries({ queryKey: entriesKey })
     setPending(null)
   }
   const finish = useMutation({
-    mutationFn: () => api.put('/private/client/finish'),
+    mutationFn: () => api.call(finishRegistration),
     onSuccess: () => refresh(),
     onError: failed,
   })

@@ -8,6 +8,7 @@
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useId } from 'react'
 import { useForm } from 'react-hook-form'
+import { sendPayoutCode } from '../../../domain/contract/payout'
 import { codeBodySchema } from '../../../domain/identity'
 import { ApiError } from '../../api/client'
 import { useApi } from '../../app/app-context'
@@ -53,11 +54,7 @@ export function PayoutCodeStep({ change, confirm, onCancel }: PayoutCodeStepProp
       </h2>
       <p className="reg-card__meta">{t.why}</p>
       <p className="reg-card__title">{change}</p>
-      <CodeRequest
-        request={() => api.post<{ nextCodeAt?: string }>('/private/client/disbursement-type/send-code')}
-        sendLabel={t.send}
-        sentText={t.sent}
-      />
+      <CodeRequest request={() => api.call(sendPayoutCode)} sendLabel={t.send} sentText={t.sent} />
       <form noValidate onSubmit={submit}>
         <FormError error={formError} />
         <TextField

@@ -4,6 +4,7 @@
  * file was made) and uploaded at once with its side and capture time; the server checks all of it again.
  */
 import { useId, useState } from 'react'
+import { deleteIdPhoto, uploadIdPhoto } from '../../../domain/contract/uploads'
 import type { IdDocumentSide } from '../../../domain/journey/fields'
 import { type DocumentUploadConfig, imageAgeProblem } from '../../../domain/journey/uploads'
 import { useApi } from '../../app/app-context'
@@ -59,7 +60,7 @@ export function PhotoUpload({
     body.append('file', file)
     setBusy(true)
     try {
-      await api.post('/private/client/id-document/upload', body)
+      await api.call(uploadIdPhoto, { body })
       onChange({ uploaded: true, preview: URL.createObjectURL(file) })
     } catch (failure) {
       onError(text(isServerFailure(failure) ? (failure.violations[0]?.message ?? failure.code) : 'generic'))
@@ -71,7 +72,7 @@ export function PhotoUpload({
   async function remove() {
     setBusy(true)
     try {
-      await api.delete(`/private/client/id-document/delete/${side}`)
+      await api.call(deleteIdPhoto, { params: { type: side } })
       onChange({ uploaded: false, preview: null })
     } catch (failure) {
       onError(text(isServerFailure(failure) ? (failure.violations[0]?.message ?? failure.code) : 'generic'))

@@ -6,6 +6,8 @@ import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useQuery } from '@tanstack/react-query'
 import { useRef } from 'react'
 import { type Resolver, useForm } from 'react-hook-form'
+import { getClient } from '../../../domain/contract/identity'
+import { completeReference } from '../../../domain/contract/journey'
 import {
   makeReferenceSchema,
   type Reference,
@@ -26,9 +28,6 @@ const fields = ['fullName', 'relation', 'phone'] as const
 
 /** GET /private/client, the same query (and key) the rest of the app caches the client under. */
 export const currentClientKey = ['client', 'current'] as const
-interface ClientPhone {
-  info?: { mobilePhone?: { number?: string | null } | null } | null
-}
 
 export interface ReferencePrefill {
   fullName?: string
@@ -49,7 +48,7 @@ export function ReferenceForm({
   const refresh = useJourneyRefresh(onCompleted)
   const client = useQuery({
     queryKey: currentClientKey,
-    queryFn: ({ signal }) => api.get<ClientPhone>('/private/client', { signal }),
+    queryFn: ({ signal }) => api.call(getClient, {}, { signal }),
   })
   const ownPhone = client.data?.info?.mobilePhone?.number ?? undefined
   // The client's own number is known once the client is loaded (the server checks it again either way); the
@@ -73,7 +72,7 @@ export function ReferenceForm({
   const submit = handleSubmit(async (values) => {
     setFormError(null)
     try {
-      await api.put('/private/client/complete-step-three', values)
+      await api.call(completeReference, { body: values })
       refresh()
     } catch (error) {
       fail(error, setError)

@@ -4,27 +4,8 @@
  * the `client` key so a completed step refreshes it.
  */
 import { useQuery } from '@tanstack/react-query'
+import { getRegistration } from '../../../domain/contract/journey'
 import { useApi } from '../../app/app-context'
-
-export interface RegistrationData {
-  details: {
-    firstName: string | null
-    middleName: string | null
-    lastName: string | null
-    birthDate: string | null
-    gender: string | null
-    civilStatus: string | null
-    enteredBy: 'client' | 'back_office' | string
-    confirmed: boolean
-  } | null
-  employment: {
-    employmentType: string
-    companyName: string | null
-    monthlyIncome: string | null
-    monthlyExpenses: string | null
-  } | null
-  contacts?: { id: number; kind: string; fullName: string; relation: string; phone: string }[]
-}
 
 export const registrationDataKey = ['client', 'registration'] as const
 
@@ -32,7 +13,7 @@ export function useRegistrationData() {
   const api = useApi()
   return useQuery({
     queryKey: registrationDataKey,
-    queryFn: ({ signal }) => api.get<RegistrationData>('/private/client/registration', { signal }),
+    queryFn: ({ signal }) => api.call(getRegistration, {}, { signal }),
   })
 }
 

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react'
 import * as v from 'valibot'
+import { recordGeo } from '../../../domain/contract/journey'
 import { geoSchema } from '../../../domain/journey/fields'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
@@ -28,7 +29,7 @@ export function ShareLocation() {
         })
         if (!body.success) return setStatus('refused')
         try {
-          await api.post('/private/client/geo', body.output)
+          await api.call(recordGeo, { body: body.output })
           setStatus('shared')
         } catch {
           setStatus('refused')

@@ -27,11 +27,25 @@ export function scriptedApi(routes: Record<string, Handler | unknown>) {
       const route = routes[key]
       return typeof route === 'function' ? (route as Handler)(body, options) : route
     })
+  const get = answer('GET')
   const api = withCall({
-    get: answer('GET'),
+    get,
     post: answer('POST'),
     put: answer('PUT'),
     delete: answer('DELETE'),
+    // A paginated list is scripted as its items (a GET like any other) and answered as the one page holding them.
+    page: vi.fn(async (path: string, options?: { query?: Record<string, unknown> }) => {
+      const items = await get(path, options)
+      if (!Array.isArray(items)) return items
+      return {
+        items,
+        page: 1,
+        perPage: items.length,
+        total: items.length,
+        count: items.length,
+        totalPages: 1,
+      }
+    }),
   })
   return { api, calls }
 }
