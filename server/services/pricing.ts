@@ -6,8 +6,9 @@
  */
 import { and, count, eq, sql } from 'drizzle-orm'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../domain/calculator-config'
+import type { PricedOffer } from '../../domain/contract/pricing'
 import { DomainError, invalid } from '../../domain/errors'
-import type { ClientKind, Offer } from '../../domain/offer'
+import type { ClientKind } from '../../domain/offer'
 import {
   type PricingConfig,
   pricingConfigShapeSchema,
@@ -24,6 +25,10 @@ import {
 import type { DbOrTx } from '../db/client'
 import { config, configAudit, promoCode, promoRedemption } from '../db/schema'
 import { readConfig } from './config'
+
+// The wire type of an offer is the contract's (domain/contract/pricing.ts); re-exported for server/http/routes/pricing.ts
+// until it imports it from there.
+export type { PricedOffer }
 
 export interface LendingConfig {
   calculator: CalculatorConfig
@@ -149,7 +154,8 @@ export async function checkPromo(
   return { code, status: result.status, valid: result.status === 'valid', promo: result.promo }
 }
 
-export interface OfferRequest {
+/** What the pricing engine is asked: for whom, which figures, and the limits of the asker. */
+export interface PricingRequest {
   kind: ClientKind
   amount: number
   term: number
@@ -159,10 +165,6 @@ export interface OfferRequest {
   additionalLoan?: boolean
   /** Tighter maximum for a logged-in client: the available loan amount. */
   maxAmount?: number
-}
-
-export interface PricedOffer extends Offer {
-  promo: { code: string; status: PromoStatus; applied: boolean } | null
 }
 
 /**
@@ -207,7 +209,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Prices one request; out-of-range input is a 400 with violations, never a clamped answer. */
-export async function priceOffer(db: DbOrTx, request: OfferRequest, now: Date): Promise<PricedOffer> {
+export async function priceOffer(db: DbOrTx, request: PricingRequest, now: Date): Promise<PricedOffer> {
   const config = await lendingConfig(db)
   const promo = request.promoCode
     ? await checkPromo(db, request.promoCode, request.kind, now, request.clientId)
@@ -221,14 +223,14 @@ export async function priceOffer(db: DbOrTx, request: OfferRequest, now: Date): 
  */
 export function priceOfferNow(
   db: DbOrTx,
-  request: OfferRequest,
+  request: PricingRequest,
   now: Date,
 ): PricedOffer | Promise<PricedOffer> {
   const config = request.promoCode ? undefined : freshLendingConfig(db)
   return config ? priceWith(config, request, null, now) : priceOffer(db, request, now)
 }
 
-function priceWith(config: LendingConfig, request: OfferRequest, promo: PromoCheck | null, now: Date) {
+function priceWith(config: LendingConfig, request: PricingRequest, promo: PromoCheck | null, now: Date) {
   if (request.maxAmount !== undefined && request.amount > request.maxAmount) {
     throw invalid([{ propertyPath: 'amount', message: 'The amount is above the amount available to you.' }])
   }

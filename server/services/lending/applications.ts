@@ -7,6 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
+import type { Application } from '../../../domain/contract/lending'
+import type { PricedOffer } from '../../../domain/contract/pricing'
 import type { Violation } from '../../../domain/contract/wire'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { ClientKind } from '../../../domain/offer'
@@ -29,7 +31,7 @@ import {
   journeyTransaction,
   uniqueViolationOn,
 } from '../journey/journey'
-import { checkPromo, lendingConfig, type PricedOffer, priceOffer } from '../pricing'
+import { checkPromo, lendingConfig, priceOffer } from '../pricing'
 
 /** What a change needs: the database, and the logger the journey writes its event line to. */
 export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
@@ -72,14 +74,14 @@ export async function lendingFacts(db: DbOrTx, clientId: number): Promise<Lendin
 const hashedId = (id: number) =>
   createHash('sha256').update(`hiram-application-${id}`).digest('hex').slice(0, 16)
 
-/** The Application of spec section 3 as the app reads it. Money in centavos. */
 /** The payout method an application pays out to: its type, and for a cash pickup or e-wallet the partner. */
 export interface PayoutEntryFacts {
   type: string
   provider: string | null
 }
 
-export function applicationView(row: ApplicationRow, entry: PayoutEntryFacts | null = null) {
+/** The Application of spec section 3 as the app reads it (the contract's answer). Money in centavos. */
+export function applicationView(row: ApplicationRow, entry: PayoutEntryFacts | null = null): Application {
   return {
     id: row.id,
     hashedId: hashedId(row.id),
@@ -101,7 +103,6 @@ export function applicationView(row: ApplicationRow, entry: PayoutEntryFacts | n
     signedAt: row.signedAt?.toISOString() ?? null,
   }
 }
-export type ApplicationView = ReturnType<typeof applicationView>
 
 async function payoutEntryOf(db: DbOrTx, row: ApplicationRow): Promise<PayoutEntryFacts | null> {
   const columns = { type: disbursementEntry.type, provider: disbursementEntry.provider }

@@ -5,22 +5,26 @@
  * file is the file the client read.
  */
 import { createHash } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
-import { DomainError } from '../../../domain/errors'
+import { pathOf } from '../../../domain/contract/define'
+import { type DocumentType, downloadDocument, type LoanDocument } from '../../../domain/contract/lending'
+import type { PricedOffer } from '../../../domain/contract/pricing'
+import { DomainError, notFound } from '../../../domain/errors'
 import { disclosureFigures } from '../../../domain/pricing/disclosure'
+import type { DbOrTx } from '../../db/client'
 import { clientProfile } from '../../db/schema-journey'
 import { application, loanDocument } from '../../db/schema-lending'
 import { type Actor, journeyTransaction } from '../journey/journey'
-import type { PricedOffer } from '../pricing'
+import { listDisbursements } from '../journey/payout'
 import {
   type ApplicationRow,
   AppStatus,
   activeApplication,
   applicationOffer,
+  type documentsOf,
   type LendingCtx,
 } from './applications'
-import type { DocumentType } from './payout'
 
 /** PHP with thousands commas and 2 decimals, as printed on the documents: 1026000 -> 'PHP 10,260.00'. */
 export function printedPhp(centavos: number): string {
@@ -251,4 +255,50 @@ export async function renderApplicationDocuments(
     },
   )
   return change.result
+}
+
+const documentName: Record<string, string> = {
+  loan_agreement: 'Loan agreement',
+  disclosure_statement: 'Disclosure statement (Truth in Lending Act)',
+}
+
+/** A loan document as the document calls answer it: its description and where to download it, never its bytes. */
+export function documentView(d: Awaited<ReturnType<typeof documentsOf>>[number]): LoanDocument {
+  return {
+    id: d.id,
+    applicationId: d.applicationId,
+    type: d.type,
+    name: documentName[d.type] ?? d.type,
+    sha256: d.sha256,
+    size: d.size,
+    renderedAt: d.renderedAt.toISOString(),
+    signed: d.signedAt !== null,
+    signedAt: d.signedAt?.toISOString() ?? null,
+    url: `/web${pathOf(downloadDocument, { type: d.type })}`,
+  }
+}
+
+/** The newest file of a type among the client's documents, as rendered (and signed); a 404 when there is none. */
+export async function latestDocument(db: DbOrTx, clientId: number, type: DocumentType) {
+  const [doc] = await db
+    .select({
+      applicationId: loanDocument.applicationId,
+      content: loanDocument.content,
+      sha256: loanDocument.sha256,
+    })
+    .from(loanDocument)
+    .where(and(eq(loanDocument.clientId, clientId), eq(loanDocument.type, type)))
+    .orderBy(desc(loanDocument.renderedAt))
+    .limit(1)
+  if (!doc) throw notFound('Document')
+  return doc
+}
+
+/** How the agreement names the payout account: the selected one ('bank transfer BDO account ending 7890'). */
+export async function payoutLabel(db: DbOrTx, clientId: number) {
+  const entries = await listDisbursements(db, clientId)
+  const entry = entries.find((e) => e.selected)
+  if (!entry) return 'the payout account you choose'
+  const account = entry.accountNumber ? ` account ending ${entry.accountNumber.slice(-4)}` : ''
+  return `${entry.type.replace('_', ' ')} ${entry.bankName ?? ''}${account}`.replace(/\s+/g, ' ').trim()
 }

@@ -5,6 +5,8 @@
  * PUT /finish retries the same disbursement with the payout account then selected.
  */
 import { and, eq, sql } from 'drizzle-orm'
+import { type ActiveLoan, documentTypes } from '../../../domain/contract/lending'
+import type { PricedOffer } from '../../../domain/contract/pricing'
 import { DomainError } from '../../../domain/errors'
 import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -12,14 +14,48 @@ import { promoRedemption } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
 import type { PayoutAnswer } from '../../providers/payout'
-import { jobActor, journeyTransaction } from '../journey/journey'
-import type { PricedOffer } from '../pricing'
-import { AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
+import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
+import { type ApplicationRow, AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
 import { finishJob } from './decision'
 import { queuePayoutNotice } from './payout-notice'
 
-export const documentTypes = ['loan_agreement', 'disclosure_statement'] as const
-export type DocumentType = (typeof documentTypes)[number]
+/**
+ * Before the signing code is sent: the journey must accept the signature's preparation, and the documents must
+ * have been rendered for the application as it is now; otherwise no code is sent (a 409, nothing written).
+ */
+export async function prepareSignature(
+  ctx: LendingCtx,
+  clientId: number,
+  row: ApplicationRow,
+  now: Date,
+  by: Actor,
+) {
+  await journeyTransaction(ctx, clientId, { type: 'PREPARE_SIGNATURE' }, by, now, async (tx) => {
+    const [doc] = await tx
+      .select({ version: loanDocument.applicationVersion })
+      .from(loanDocument)
+      .where(eq(loanDocument.applicationId, row.id))
+    if (row.status !== AppStatus.signing || !doc || doc.version !== row.version)
+      throw new DomainError(
+        'conflict',
+        'documentsOutdated',
+        'Render the documents before asking for the code.',
+      )
+  })
+}
+
+/** The signature once its code was checked: one SIGN journey transaction (signInTransaction). */
+export async function signApplication(
+  ctx: LendingCtx,
+  clientId: number,
+  applicationId: number,
+  now: Date,
+  by: Actor,
+) {
+  return journeyTransaction(ctx, clientId, { type: 'SIGN' }, by, now, (tx) =>
+    signInTransaction(tx, clientId, applicationId, now),
+  )
+}
 
 /**
  * The signature, inside the SIGN journey transaction (the code was checked just before): the documents must be
@@ -213,7 +249,7 @@ export function daysUntil(date: string, now: Date): number {
 }
 
 /** GET /private/client/loan/active: the active loan with the amount due in parts, or null. */
-export async function activeLoanView(db: DbOrTx, clientId: number, now: Date) {
+export async function activeLoanView(db: DbOrTx, clientId: number, now: Date): Promise<ActiveLoan | null> {
   const [row] = await db
     .select()
     .from(loan)
@@ -236,7 +272,8 @@ export async function activeLoanView(db: DbOrTx, clientId: number, now: Date) {
     status: row.status,
     principal: { amount: row.principal },
     amountDue,
-    feeLines: row.feeLines,
+    // Written by createLoan: the fee lines in centavos.
+    feeLines: row.feeLines as Record<string, number>,
     term: { value: row.term, unit: 'day' as const },
     createdAt: row.createdAt.toISOString(),
     createdAtDate: manilaDate(row.createdAt),

@@ -4,9 +4,9 @@
  * All three read GET /private/client/application/actual.
  */
 import { Link } from '@tanstack/react-router'
+import type { Application } from '../../../domain/contract/lending'
 import { formatPhp } from '../../../domain/money'
 import { fmt, useMessages } from '../../i18n/messages'
-import type { Application } from './application-api'
 import { Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication } from './queries'
 

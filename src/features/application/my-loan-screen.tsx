@@ -3,9 +3,9 @@
  * its parts, the due date ('MMM DD, YYYY', Asia/Manila) and the days left (the invoice's dueDays).
  */
 import { Link } from '@tanstack/react-router'
+import type { ActiveLoan } from '../../../domain/contract/lending'
 import { formatPhp } from '../../../domain/money'
 import { fmt, useMessages } from '../../i18n/messages'
-import type { ActiveLoan } from './application-api'
 import { formatLongDate } from './format'
 import { type Figure, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActiveLoan } from './queries'

@@ -8,18 +8,14 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useActorRef, useSelector } from '@xstate/react'
 import { type ComponentType, useEffect, useMemo, useState } from 'react'
 import type { IncreaseOfferFacts } from '../../../domain/calculator-rules'
+import type { Application } from '../../../domain/contract/lending'
 import { formatPhp } from '../../../domain/money'
 import type { Offer } from '../../../domain/offer'
 import type { LoanFigures } from '../../../domain/offer-decision'
 import { isBusy, offerDecisionMachine } from '../../../machines/offer-decision.machine'
 import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
-import {
-  type Application,
-  applicationQueryKeys,
-  decisionApplicationOf,
-  offerDecisionActors,
-} from './application-api'
+import { applicationQueryKeys, decisionApplicationOf, offerDecisionActors } from './application-api'
 import { formatLongDate } from './format'
 import { ErrorNotice, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication, useActualOffer } from './queries'

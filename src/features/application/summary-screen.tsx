@@ -14,6 +14,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import * as v from 'valibot'
+import { type DocumentType, documentTypes } from '../../../domain/contract/lending'
 import { messageKeys, verificationCodeSchema } from '../../../domain/identity'
 import { formatPhp } from '../../../domain/money'
 import type { Offer } from '../../../domain/offer'
@@ -22,14 +23,7 @@ import { ApiError } from '../../api/client'
 import { useApi, useJourneyRefresh } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CodeRequest } from '../../ui/forms/code-request'
-import {
-  type DocumentType,
-  documentTypes,
-  paths,
-  renderDocuments,
-  sendSigningCode,
-  signAgreement,
-} from './application-api'
+import { downloadDocument, renderDocuments, sendSigningCode, signAgreement } from './application-api'
 import { formatLongDate, formatPercentHundredths } from './format'
 import { ErrorNotice, errorKeyOf, type Figure, Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication } from './queries'
@@ -82,7 +76,7 @@ function Documents() {
     setBusy(type)
     setFailed(null)
     try {
-      showPdf(await api.blob(paths.download(type)), type, mode)
+      showPdf(await downloadDocument(api, type), type, mode)
     } catch (error) {
       setFailed(errorKeyOf(error))
     } finally {

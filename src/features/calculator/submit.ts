@@ -5,23 +5,17 @@
  * of spec section 7, made from the calculator's figures (the apply form makes it the same way).
  */
 import { AFFILIATE_COOKIE, type Campaign } from '../../../domain/campaign'
+import {
+  type CreateApplicationBody,
+  createApplication as createApplicationCall,
+} from '../../../domain/contract/lending'
 import type { ApplicationFigures } from '../../../machines/calculator-submit.machine'
 import type { ApiClient } from '../../api/client'
 import { readCookie, removeCookie } from '../../app/cookies'
 
 export type { ApplicationFigures }
 
-export interface CreateApplicationBody {
-  loanAmount: { amount: number; currency: 'PHP' }
-  term: { value: number; unit: 'day' }
-  paymentMethod: 'bank_transfer'
-  consents: { acceptBorrowersAdvantagePackageFee: boolean }
-  promoCode?: string
-  iovation: { ioBB: string }
-  affiliate?: Campaign
-}
-
-/** The body of POST /private/client/application (spec section 7); money in centavos (ADR 0002). */
+/** The body of the application (spec section 7) as its contract takes it; money in centavos (ADR 0002). */
 export function createApplicationBody(
   decision: ApplicationFigures,
   campaign: Campaign | null,
@@ -55,22 +49,21 @@ export function newIdempotencyKey(): string {
   return `apply-${crypto.randomUUID()}`
 }
 
-export const APPLICATION_PATH = '/private/client/application'
-
 /**
- * Creates the application (POST /private/client/application) with the campaign parameters of the affiliate
- * cookie, and removes the cookie once the server accepted them (spec section 2, Campaign parameters). `quiet`:
- * a 500 here is the caller's to show ('ERP failed to create application', spec section 8), not the full page.
+ * Creates the application with the campaign parameters of the affiliate cookie, and removes the cookie once the
+ * server accepted them (spec section 2, Campaign parameters). `quiet`: a 500 here is the caller's to show ('ERP
+ * failed to create application', spec section 8), not the full page.
  */
-export async function createApplication<T = unknown>(
+export async function createApplication(
   api: ApiClient,
   figures: ApplicationFigures,
   idempotencyKey: string = newIdempotencyKey(),
-): Promise<T> {
-  const created = await api.post<T>(APPLICATION_PATH, createApplicationBody(figures, readAffiliate()), {
-    headers: { 'Idempotency-Key': idempotencyKey },
-    quiet: true,
-  })
+) {
+  const created = await api.call(
+    createApplicationCall,
+    { body: createApplicationBody(figures, readAffiliate()) },
+    { headers: { 'Idempotency-Key': idempotencyKey }, quiet: true },
+  )
   removeCookie(AFFILIATE_COOKIE)
   return created
 }

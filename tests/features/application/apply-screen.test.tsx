@@ -27,7 +27,7 @@ beforeEach(() => {
 })
 
 function setup(post: (path: string, body?: unknown, options?: unknown) => unknown, status: unknown = null) {
-  const { api, get } = scriptedApi({})
+  const { api, get, post: postSpy } = scriptedApi({ post })
   get.mockImplementation(async (path: string) => {
     const match = /\/(\d+)\/(\d+)$/.exec(path)
     if (match) return { ...offerFor(Number(match[1]), Number(match[2])), promo: null }
@@ -36,8 +36,6 @@ function setup(post: (path: string, body?: unknown, options?: unknown) => unknow
     if (path === '/private/client/application/actual/status') return status
     throw new Error(`unexpected GET ${path}`)
   })
-  const postSpy = vi.fn(async (path: string, body?: unknown, options?: unknown) => post(path, body, options))
-  ;(api as unknown as { post: typeof postSpy }).post = postSpy
   const journey = vi.fn()
   render(
     <Harness api={api} journey={journey}>

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useState } from 'react'
 import { vi } from 'vitest'
-import type { Offer } from '../../../domain/offer'
+import type { PricedOffer } from '../../../domain/contract/pricing'
 import type { ApiClient } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
 import { createApplicationServices } from '../../../src/app/application-services'
@@ -26,13 +26,18 @@ export function applicationFor(status: number, overrides: Record<string, unknown
     loanAmount: { amount: 800_000, currency: 'PHP' },
     offeredAmount: money(500_000),
     borrowersAdvantagePackageFeeConsent: true,
+    promoCode: null,
+    paymentMethod: 'bank_transfer',
     disbursementType: { type: 'bank_transfer', provider: null },
     cashPickupNumber: null,
+    createdAt: '2026-11-01T02:00:00.000Z',
+    signedAt: null,
     ...overrides,
   }
 }
 
-export function offerOf(principal: number, term: number): Offer {
+/** An offer as the server answers it (a PricedOffer: no promo code asked). */
+export function offerOf(principal: number, term: number): PricedOffer {
   return {
     principal: money(principal),
     interest: money(Math.round((principal * 2 * term) / 1000)),
@@ -52,10 +57,11 @@ export function offerOf(principal: number, term: number): Offer {
     endDate: '2026-12-13',
     term,
     extensions: [],
+    promo: null,
   }
 }
 
-type Handler = (path: string, arg?: unknown) => unknown
+type Handler = (path: string, arg?: unknown, options?: unknown) => unknown
 
 /** An API whose answers the test scripts by path; every call is recorded. */
 export function scriptedApi(routes: {
@@ -70,7 +76,9 @@ export function scriptedApi(routes: {
   }
   const get = vi.fn(async (path: string) => answer(routes.get, path))
   const put = vi.fn(async (path: string, body?: unknown) => routes.put?.(path, body) ?? null)
-  const post = vi.fn(async (path: string, body?: unknown) => routes.post?.(path, body) ?? null)
+  const post = vi.fn(
+    async (path: string, body?: unknown, options?: unknown) => routes.post?.(path, body, options) ?? null,
+  )
   const blob = vi.fn(async (_path: string) => new Blob(['%PDF-1.7'], { type: 'application/pdf' }))
   return { api: withCall({ get, put, post, blob }), get, put, post, blob }
 }

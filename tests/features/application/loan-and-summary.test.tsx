@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Offer } from '../../../domain/offer'
+import type { PricedOffer } from '../../../domain/contract/pricing'
 import { ApiError } from '../../../src/api/client'
 import { MyLoanScreen } from '../../../src/features/application/my-loan-screen'
 import { SummaryScreen, signErrorKey } from '../../../src/features/application/summary-screen'
@@ -33,7 +33,9 @@ function figure(name: string) {
 function loanWith({ dueDays = 9, penalty }: { dueDays?: number; penalty?: number } = {}) {
   return {
     id: 9,
+    applicationId: 42,
     status: 4,
+    createdAt: '2026-11-01T02:00:00.000Z',
     createdAtDate: '2026-11-01',
     principal: money(500_000),
     amountDue: {
@@ -45,8 +47,12 @@ function loanWith({ dueDays = 9, penalty }: { dueDays?: number; penalty?: number
         ...(penalty ? { penalty: money(penalty) } : {}),
       },
     },
+    feeLines: { processingFee: 2_500, borrowersAdvantagePackageFee: 1_500 },
+    term: { value: 30, unit: 'day' },
     dueDate: '2026-12-01',
+    finalClosingDate: '2027-11-01',
     repaymentInvoice: { dueDate: '2026-12-01', dueDays, amount: money(525_000 + (penalty ?? 0)) },
+    rollovers: [],
   }
 }
 
@@ -111,13 +117,28 @@ describe('<MyLoanScreen>', () => {
 describe('<SummaryScreen>', () => {
   const RENDER = '/private/client/render/document'
   /** The render answer as the server builds it (the disclosure figures come from the offer). */
+  const documentOf = (type: string, name: string) => ({
+    id: `0b7e3f0e-5a51-4c4e-9d7a-${type === 'loan_agreement' ? '000000000001' : '000000000002'}`,
+    applicationId: 42,
+    type,
+    name,
+    sha256: 'ab'.repeat(32),
+    size: 4_096,
+    renderedAt: '2026-11-01T02:00:00.000Z',
+    signed: false,
+    signedAt: null,
+    url: `/web/private/client/document/download/${type}`,
+  })
   const rendered = (offer = offerOf(500_000, 21)) => ({
-    documents: [{ type: 'loan_agreement' }, { type: 'disclosure_statement' }],
+    documents: [
+      documentOf('loan_agreement', 'Loan agreement'),
+      documentOf('disclosure_statement', 'Disclosure statement (Truth in Lending Act)'),
+    ],
     offer,
   })
   function renderSummary(
     sign?: (path: string, body?: unknown) => unknown,
-    { offer, application = applicationFor(2) }: { offer?: Offer; application?: unknown } = {},
+    { offer, application = applicationFor(2) }: { offer?: PricedOffer; application?: unknown } = {},
   ) {
     const post = (path: string, body?: unknown) => (path === RENDER ? rendered(offer) : sign?.(path, body))
     const scripted = scriptedApi({ get: { [ACTUAL]: application }, post })

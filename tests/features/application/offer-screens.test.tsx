@@ -101,7 +101,10 @@ describe('<OfferDecreaseScreen>', () => {
     )
     fireEvent.click(await screen.findByRole('button', { name: 'No, thank you' }))
     await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
-    expect(post.mock.calls.map((c) => c.slice(0, 2))).toEqual([['/private/client/application/42/cancel', {}]])
+    // The cancel contract takes no body.
+    expect(post.mock.calls.map((c) => c.slice(0, 2))).toEqual([
+      ['/private/client/application/42/cancel', undefined],
+    ])
     expect(put).not.toHaveBeenCalled()
   })
 
