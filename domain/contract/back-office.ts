@@ -114,7 +114,7 @@ export const userLogout = defineContract({
   response: loggedOutSchema,
 })
 
-export const listOutbox = defineContract({
+const outbox = defineContract({
   method: 'get',
   path: '/private/back-office/outbox',
   summary: 'Messages sent through the SMS and e-mail providers, newest first (x-* pagination headers)',
@@ -128,6 +128,11 @@ export const listOutbox = defineContract({
   }),
   response: v.array(outboxMessageSchema),
 })
+/**
+ * The outbox, a page at a time. `defineContract` does not keep `paginated: true` as a literal type, which the
+ * caller's answer type (a Page) is chosen by; the intersection restores it.
+ */
+export const listOutbox = outbox as typeof outbox & { paginated: true }
 
 export const setClientStatus = defineContract({
   method: 'put',

@@ -3,7 +3,8 @@
  * page load by the layout's sandbox banner and read by the captcha (which provider's script to load). Outside
  * React, so the captcha can await the same answer the banner asked for instead of asking again.
  */
-import { ENVIRONMENT_PATH, type Environment } from '../../domain/environment'
+import { getEnvironment } from '../../domain/contract/environment'
+import type { Environment } from '../../domain/environment'
 import type { ApiClient } from '../api/client'
 
 let latest: Promise<Environment | null> | undefined
@@ -11,7 +12,7 @@ let latest: Promise<Environment | null> | undefined
 /** Asks the server; null when it cannot say. Quiet: a failure never replaces the page with the error page. */
 export function fetchDeployment(api: ApiClient, signal?: AbortSignal): Promise<Environment | null> {
   latest = Promise.resolve()
-    .then(() => api.get<Environment>(ENVIRONMENT_PATH, { signal, quiet: true }))
+    .then(() => api.call(getEnvironment, {}, { signal, quiet: true }))
     .catch(() => null)
   return latest
 }

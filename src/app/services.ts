@@ -3,6 +3,8 @@
  */
 import { QueryClient } from '@tanstack/react-query'
 import { type Actor, createActor, fromPromise } from 'xstate'
+import { getBackOfficeUser, refreshUserToken, userLogout } from '../../domain/contract/back-office'
+import { clientLogout, getClient, refreshClientToken } from '../../domain/contract/identity'
 import { appShellMachine } from '../../machines/app-shell.machine'
 import { type AuthUser, authMachine, type SessionActorInput } from '../../machines/auth.machine'
 import { createApiClient } from '../api/client'
@@ -46,19 +48,16 @@ export function createAppServices() {
     actors: {
       loadUser: fromPromise<AuthUser, SessionActorInput>(({ input, signal }) =>
         input.claims.type === 'user'
-          ? api.get<AuthUser>(`/private/back-office/user/${encodeURIComponent(input.claims.sub)}`, { signal })
-          : api.get<AuthUser>('/private/client', { signal }),
+          ? api.call(getBackOfficeUser, { params: { id: input.claims.sub } }, { signal })
+          : api.call(getClient, {}, { signal }),
       ),
       refreshToken: fromPromise<unknown, SessionActorInput>(({ input, signal }) =>
-        api.get(
-          input.claims.type === 'user'
-            ? '/private/back-office/token/refresh'
-            : '/private/client/token/refresh',
-          { signal },
-        ),
+        input.claims.type === 'user'
+          ? api.call(refreshUserToken, {}, { signal })
+          : api.call(refreshClientToken, {}, { signal }),
       ),
       logout: fromPromise<unknown, SessionActorInput>(({ input }) =>
-        api.post(input.claims.type === 'user' ? '/private/back-office/logout' : '/private/client/logout'),
+        input.claims.type === 'user' ? api.call(userLogout) : api.call(clientLogout),
       ),
     },
     actions: {

@@ -4,7 +4,16 @@
  * recognises the owner's trusted device by it on password recovery and the other pre-login code requests
  * (server/services/identity limits), and a header a caller sets itself is kept.
  */
+import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { type AnyContract, defineContract } from '../../domain/contract/define'
+import { getEnvironment } from '../../domain/contract/environment'
+import {
+  changePhone,
+  clientLogin,
+  recoverPassword,
+  sendPublicPhoneCode,
+} from '../../domain/contract/identity'
 import { createApiClient } from '../../src/api/client'
 import { createAppServices } from '../../src/app/services'
 import { DEVICE_ID_KEY } from '../../src/features/auth/device'
@@ -39,31 +48,51 @@ const hooks = (getDeviceId?: () => string | null) => ({
   getDeviceId,
 })
 
+/** An operation of each kind the client sends: the header must not depend on the method or the body. */
+const probe = (method: AnyContract['method'], path: string, more: Partial<AnyContract> = {}) =>
+  defineContract({ method, path, summary: 'probe', tags: [], access: 'public', ...more })
+
 describe('API client device header', () => {
   it('attaches x-device-id to every method, public and private, uploads and downloads included', async () => {
     const api = createApiClient(hooks(() => 'device-abc-12345'))
-    await api.get('/public/offer')
-    await api.post('/public/client/password/recovery', { login: '09171234567', captchaToken: 'ok' })
-    await api.put('/private/client/change/phone', { code: '123' })
-    await api.patch('/private/client/flow', {})
-    await api.delete('/private/client/document/1')
+    await api.call(getEnvironment)
+    await api.call(recoverPassword, { body: { login: '09171234567', captchaToken: 'ok' } })
+    await api.call(changePhone, { body: { mobilePhone: { number: '09171234567' }, code: '123' } })
+    await api.call(probe('patch', '/private/client/flow', { body: v.unknown() }), { body: {} })
+    await api.call(
+      probe('delete', '/private/client/document/:id', { params: v.object({ id: v.string() }) }),
+      {
+        params: { id: 1 },
+      },
+    )
     const form = new FormData()
     form.append('file', new Blob(['x']), 'a.jpg')
-    await api.post('/private/client/document/upload', form)
-    await api.blob('/private/client/loan/1/contract')
-    await api.page('/private/client/loans')
-    expect(sent).toHaveLength(8)
+    await api.call(probe('post', '/private/client/document/upload', { bodyType: 'multipart' }), {
+      body: form,
+    } as never)
+    await api.call(probe('get', '/private/client/loan/1/contract', { answer: 'binary' }))
+    await api.call(probe('get', '/private/client/loans', { paginated: true }))
+    expect(sent.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /web/public/environment',
+      'POST /web/public/client/recover/password',
+      'PUT /web/private/client/change/phone',
+      'PATCH /web/private/client/flow',
+      'DELETE /web/private/client/document/1',
+      'POST /web/private/client/document/upload',
+      'GET /web/private/client/loan/1/contract',
+      'GET /web/private/client/loans',
+    ])
     for (const request of sent) expect(request.headers.get('x-device-id')).toBe('device-abc-12345')
   })
 
   it("keeps a caller's own x-device-id, and sends none when there is no device id", async () => {
-    await createApiClient(hooks(() => 'device-abc-12345')).post(
-      '/public/client/login',
-      {},
+    await createApiClient(hooks(() => 'device-abc-12345')).call(
+      clientLogin,
+      { body: { login: '09171234567', password: 'secret123' } },
       { headers: { 'x-device-id': 'explicit-device-1' } },
     )
-    await createApiClient(hooks(() => null)).get('/public/offer')
-    await createApiClient(hooks()).get('/public/offer')
+    await createApiClient(hooks(() => null)).call(getEnvironment)
+    await createApiClient(hooks()).call(getEnvironment)
     expect(sent.map((request) => request.headers.get('x-device-id'))).toEqual([
       'explicit-device-1',
       null,
@@ -75,8 +104,8 @@ describe('API client device header', () => {
     localStorage.setItem(DEVICE_ID_KEY, 'stored-device-0001')
     const { api, auth } = createAppServices()
     try {
-      await api.post('/public/client/password/recovery', { login: '09171234567' })
-      await api.post('/public/client/sms-code', {})
+      await api.call(recoverPassword, { body: { login: '09171234567' } })
+      await api.call(sendPublicPhoneCode, { body: { mobilePhone: { number: '09171234567' } } })
       expect(sent.map((request) => request.headers.get('x-device-id'))).toEqual([
         'stored-device-0001',
         'stored-device-0001',
@@ -89,8 +118,8 @@ describe('API client device header', () => {
   it('a browser without a stored id gets one, kept for the next calls', async () => {
     const { api, auth } = createAppServices()
     try {
-      await api.get('/public/offer')
-      await api.get('/public/offer')
+      await api.call(getEnvironment)
+      await api.call(getEnvironment)
       const stored = localStorage.getItem(DEVICE_ID_KEY)
       expect(stored).toMatch(/^[\w-]{8,128}$/)
       expect(sent.map((request) => request.headers.get('x-device-id'))).toEqual([stored, stored])

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { waitFor } from 'xstate'
+import { getClient, refreshClientToken } from '../../domain/contract/identity'
 import { authStatus, isLoggedIn } from '../../machines/auth.machine'
 import { readCookie, removeCookie, writeCookie } from '../../src/app/cookies'
 import { createAppServices } from '../../src/app/services'
@@ -80,10 +81,10 @@ describe('app services: the session', () => {
 
   it('keeps a refreshed token from the Authorization header and sends it next', async () => {
     const { auth, api } = await started()
-    await api.get('/private/client/token/refresh')
+    await api.call(refreshClientToken)
     expect(authStatus(auth.getSnapshot())).toBe('loggedIn')
     expect(auth.getSnapshot().context.token).toBe(refreshed)
-    await api.get('/private/client')
+    await api.call(getClient)
     expect(calls.at(-1)?.authorization).toBe(`Bearer ${refreshed}`)
     auth.stop()
   })
@@ -93,7 +94,7 @@ describe('app services: the session', () => {
     queryClient.setQueryData(['public', 'calculator-config'], { ok: true })
     queryClient.setQueryData(['client', 'loan'], { secret: true })
     blocked = true
-    await expect(api.get('/private/client')).rejects.toMatchObject({ status: 403 })
+    await expect(api.call(getClient)).rejects.toMatchObject({ status: 403 })
     const snapshot = auth.getSnapshot()
     expect(authStatus(snapshot)).toBe('loggedOut')
     expect(snapshot.context.token).toBeNull()

@@ -3,19 +3,10 @@
  * PUT /private/back-office/application/{id}/decision) and the sandbox outbox.
  */
 import type { BackOfficeDecision, ReviewItem } from '../../../domain/back-office-decision'
+import { listOutbox } from '../../../domain/contract/back-office'
 import type { ApiClient } from '../../api/client'
 
 export type { ReviewItem }
-
-export interface OutboxMessage {
-  id: number
-  channel: string
-  recipient: string
-  subject: string | null
-  body: string
-  purpose: string
-  createdAt: string
-}
 
 export const adminQueryKeys = {
   queue: ['admin', 'review-queue'] as const,
@@ -29,10 +20,7 @@ export const decideApplication = (api: ApiClient, id: number, decision: BackOffi
   api.put<{ id: number; status: number }>(`/private/back-office/application/${id}/decision`, decision)
 
 export const fetchOutbox = (api: ApiClient, recipient: string, signal?: AbortSignal) =>
-  api.page<OutboxMessage>('/private/back-office/outbox', {
-    signal,
-    query: { recipient: recipient || undefined, perPage: 20 },
-  })
+  api.call(listOutbox, { query: { recipient: recipient || undefined, perPage: 20 } }, { signal })
 
 /** A UTC instant as Manila wall time, 'Nov 24, 2026, 17:05'. */
 export function manilaDateTime(iso: string): string {

@@ -11,7 +11,8 @@
  */
 import { useQuery } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
-import { type LeadPrefill, toDisplayDate } from '../../../domain/affiliate'
+import { toDisplayDate } from '../../../domain/affiliate'
+import { getClientLead, getLead, type LeadPrefill } from '../../../domain/contract/affiliate'
 import { isLoggedIn } from '../../../machines/auth.machine'
 import { useApi, useAuthActor } from '../../app/app-context'
 import { rememberedLeadId } from './lead-link'
@@ -29,18 +30,13 @@ export function useLead(): { lead: LeadPrefill | null; leadId: string | null; is
   const leadId = client ? null : rememberedLeadId()
   const own = useQuery({
     queryKey: clientLeadQueryKey,
-    queryFn: ({ signal }) =>
-      api.get<LeadPrefill | null>('/private/client/affiliate-lead', { signal, quiet: true }),
+    queryFn: ({ signal }) => api.call(getClientLead, {}, { signal, quiet: true }),
     enabled: client,
     staleTime: Number.POSITIVE_INFINITY,
   })
   const visitor = useQuery({
     queryKey: publicLeadQueryKey(leadId ?? ''),
-    queryFn: ({ signal }) =>
-      api.get<LeadPrefill>(`/public/affiliates/leads/${encodeURIComponent(leadId ?? '')}`, {
-        signal,
-        quiet: true,
-      }),
+    queryFn: ({ signal }) => api.call(getLead, { params: { id: leadId ?? '' } }, { signal, quiet: true }),
     enabled: leadId !== null,
     staleTime: Number.POSITIVE_INFINITY,
   })

@@ -11,12 +11,19 @@ import { type ReactNode, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { type Actor, fromPromise, waitFor } from 'xstate'
 import {
+  type ClientView,
+  changeEmail,
+  changePassword,
+  changePhone,
+  sendChangeEmailCode,
+  sendChangePhoneCode,
+} from '../../../domain/contract/identity'
+import {
   changeEmailSendCodeSchema,
   changePasswordSchema,
   changePhoneSendCodeSchema,
   messageKeys,
 } from '../../../domain/identity'
-import type { AuthUser } from '../../../machines/auth.machine'
 import type { CodeSent } from '../../../machines/code-request.machine'
 import {
   type CredentialChangeEvent,
@@ -69,7 +76,7 @@ export function ChangePasswordPage() {
       return
     }
     try {
-      await api.post('/private/client/change/password', values)
+      await api.call(changePassword, { body: values })
       form.reset()
       setDone(true)
     } catch (error) {
@@ -115,7 +122,7 @@ async function settle(actor: ChangeActor, event: CredentialChangeEvent, busy: 's
 /** The change machine of one page: the send-code and save calls, and the saved client for the session. */
 function useCredentialChange(calls: {
   sendCode: (value: string) => Promise<CodeSent | null | undefined>
-  save: (value: string, code: string) => Promise<{ client: AuthUser }>
+  save: (value: string, code: string) => Promise<{ client: ClientView }>
 }) {
   const { send } = useAuth()
   const [machine] = useState(() =>
@@ -126,7 +133,7 @@ function useCredentialChange(calls: {
       },
       actions: {
         storeSaved: (_, { output }) =>
-          send({ type: 'USER.UPDATED', user: (output as { client: AuthUser }).client }),
+          send({ type: 'USER.UPDATED', user: (output as { client: ClientView }).client }),
       },
     }),
   )
@@ -187,11 +194,10 @@ export function ChangePhonePage() {
   const api = useApi()
   const { user } = useAuth()
   const sendPhoneCode = (number: string) =>
-    api.post<CodeSent>('/private/client/change/phone/send-code', { mobilePhone: { number } })
+    api.call(sendChangePhoneCode, { body: { mobilePhone: { number } } })
   const change = useCredentialChange({
     sendCode: sendPhoneCode,
-    save: (number, code) =>
-      api.put<{ client: AuthUser }>('/private/client/change/phone', { mobilePhone: { number }, code }),
+    save: (number, code) => api.call(changePhone, { body: { mobilePhone: { number }, code } }),
   })
   const form = useForm({
     resolver: standardSchemaResolver(changePhoneSendCodeSchema),
@@ -245,11 +251,10 @@ export function ChangeEmailPage() {
   const m = useMessages()
   const api = useApi()
   const { user } = useAuth()
-  const sendEmailCode = (email: string) =>
-    api.post<CodeSent>('/private/client/change/email/send-code', { email })
+  const sendEmailCode = (email: string) => api.call(sendChangeEmailCode, { body: { email } })
   const change = useCredentialChange({
     sendCode: sendEmailCode,
-    save: (email, code) => api.put<{ client: AuthUser }>('/private/client/change/email', { email, code }),
+    save: (email, code) => api.call(changeEmail, { body: { email, code } }),
   })
   const form = useForm({
     resolver: standardSchemaResolver(changeEmailSendCodeSchema),

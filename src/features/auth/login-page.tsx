@@ -8,6 +8,8 @@ import { Link } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
 import { type KeyboardEvent, useId, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
+import { completeUserLogin, resendUserLoginCode, userLogin } from '../../../domain/contract/back-office'
+import { clientLogin, completeClientLogin, resendClientLoginCode } from '../../../domain/contract/identity'
 import { clientLoginSchema, userLoginSchema } from '../../../domain/identity'
 import { isLoggedIn } from '../../../machines/auth.machine'
 import { useApi, useAuthActor } from '../../app/app-context'
@@ -100,16 +102,23 @@ function LoginTabs({ onCodeSent }: { onCodeSent: OnCodeSent }) {
  * Posts a login (client or back office) with the captcha token and this device, and hands the second-factor
  * wait on. The token itself arrives in the Authorization header; the API client gives it to the auth machine.
  */
-function useLoginCall(path: '/public/client/login' | '/public/user/login', onCodeSent: OnCodeSent) {
+function useLoginCall(onCodeSent: OnCodeSent) {
   const api = useApi()
-  const action = path === '/public/client/login' ? 'login' : 'user_login'
-  return async (credentials: { password: string } & ({ login: string } | { email: string })) => {
-    const answer = await api.post<{ nextCodeAt?: string | null } | null>(
-      path,
-      { ...credentials, captchaToken: await captchaToken(action), deviceId: deviceId() },
-      { headers: deviceHeaders() },
-    )
-    onCodeSent(answer?.nextCodeAt ?? null)
+  const options = () => ({ headers: deviceHeaders() })
+  // Who asks: the captcha's verdict and this browser's device id.
+  const proof = async (action: 'login' | 'user_login') => ({
+    captchaToken: await captchaToken(action),
+    deviceId: deviceId(),
+  })
+  const sent = (answer: { mfa: false } | { mfa: true; nextCodeAt: string | null }) =>
+    onCodeSent(answer.mfa ? answer.nextCodeAt : null)
+  return {
+    client: async (credentials: { login: string; password: string }) =>
+      sent(await api.call(clientLogin, { body: { ...credentials, ...(await proof('login')) } }, options())),
+    user: async (credentials: { email: string; password: string }) =>
+      sent(
+        await api.call(userLogin, { body: { ...credentials, ...(await proof('user_login')) } }, options()),
+      ),
   }
 }
 
@@ -137,7 +146,7 @@ const CLIENT_FIELDS = ['login', 'password'] as const
 
 function ClientLoginForm({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth
-  const logIn = useLoginCall('/public/client/login', onCodeSent)
+  const logIn = useLoginCall(onCodeSent).client
   const form = useForm({
     resolver: standardSchemaResolver(clientLoginSchema),
     defaultValues: { login: '', password: '' },
@@ -178,7 +187,7 @@ const USER_FIELDS = ['email', 'password'] as const
 
 function BackOfficeLoginForm({ onCodeSent }: { onCodeSent: OnCodeSent }) {
   const m = useMessages().auth
-  const logIn = useLoginCall('/public/user/login', onCodeSent)
+  const logIn = useLoginCall(onCodeSent).user
   const form = useForm({
     resolver: standardSchemaResolver(userLoginSchema),
     defaultValues: { email: '', password: '' },
@@ -214,7 +223,6 @@ function SecondFactor({ type, nextCodeAt }: { type: 'client' | 'user'; nextCodeA
   const m = useMessages().auth.login
   const api = useApi()
   const { send } = useAuth()
-  const base = type === 'user' ? '/public/user/login/mfa' : '/public/client/login/mfa'
   return (
     <>
       <p className="lead">{type === 'user' ? m.mfaLeadEmail : m.mfaLeadSms}</p>
@@ -223,12 +231,13 @@ function SecondFactor({ type, nextCodeAt }: { type: 'client' | 'user'; nextCodeA
         resendLabel={m.mfaResend}
         onSubmit={async (code) => {
           // The answer carries the same session without `mfa`: the machine loads the user.
-          await api.post(base, { code }, { headers: deviceHeaders() })
+          const input = { body: { code } }
+          const options = { headers: deviceHeaders() }
+          if (type === 'user') await api.call(completeUserLogin, input, options)
+          else await api.call(completeClientLogin, input, options)
         }}
         nextCodeAt={nextCodeAt}
-        onResend={() =>
-          api.post<{ nextCodeAt?: string }>(type === 'user' ? `${base}/email-code` : `${base}/sms-code`)
-        }
+        onResend={() => (type === 'user' ? api.call(resendUserLoginCode) : api.call(resendClientLoginCode))}
       />
       <button type="button" className="button button--ghost" onClick={() => send({ type: 'LOGOUT' })}>
         {m.mfaCancel}

@@ -1,7 +1,7 @@
 /** /profile: who you are, whether your number and e-mail are verified, and the account's pages. */
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
-import type { AuthUser } from '../../../machines/auth.machine'
+import { sendEmailCode, verifyEmail } from '../../../domain/contract/identity'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CodeRequest } from '../../ui/forms/code-request'
@@ -83,8 +83,8 @@ function VerifyEmail({ email }: { email: string }) {
   const { send } = useAuth()
   const [sent, setSent] = useState<{ nextCodeAt?: string } | null>(null)
   const sendCode = async () => {
-    const answer = await api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')
-    setSent({ nextCodeAt: answer?.nextCodeAt })
+    const answer = await api.call(sendEmailCode)
+    setSent({ nextCodeAt: answer.nextCodeAt })
     return answer
   }
   if (!sent) return <CodeRequest request={sendCode} sendLabel={m.profile.verifyEmail} />
@@ -95,10 +95,10 @@ function VerifyEmail({ email }: { email: string }) {
         submitLabel={m.verifyPhone.submit}
         nextCodeAt={sent.nextCodeAt}
         onSubmit={async (code) => {
-          const answer = await api.post<{ client: AuthUser }>('/private/client/email/verify', { code })
+          const answer = await api.call(verifyEmail, { body: { code } })
           send({ type: 'USER.UPDATED', user: answer.client })
         }}
-        onResend={() => api.post<{ nextCodeAt?: string }>('/private/client/email/send-code')}
+        onResend={() => api.call(sendEmailCode)}
       />
     </>
   )

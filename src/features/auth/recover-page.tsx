@@ -6,6 +6,7 @@ import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
+import { recoverPassword } from '../../../domain/contract/identity'
 import { recoverPasswordSchema } from '../../../domain/identity'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
@@ -29,11 +30,11 @@ export function RecoverPage() {
     defaultValues: { login: '' },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, FIELDS)
-  const requestCode = async (login: string) =>
-    api.post<{ nextCodeAt?: string } | null>('/public/client/recover/password', {
-      login,
-      captchaToken: await captchaToken('recover'),
-    })
+  const requestCode = async (login: string) => {
+    const body = { login, captchaToken: await captchaToken('recover') }
+    const answer = await api.call(recoverPassword, { body })
+    return 'nextCodeAt' in answer ? answer : null
+  }
   const submit = form.handleSubmit(async (values) => {
     setFormError(null)
     // From now on the schema requires the code and the new password, which start empty.
@@ -48,7 +49,7 @@ export function RecoverPage() {
         toReset({ nextCodeAt: answer?.nextCodeAt })
         return
       }
-      await api.post('/public/client/recover/password', values)
+      await api.call(recoverPassword, { body: values })
       setStep('done')
     } catch (error) {
       // Asked again too soon: the reset step counts down to when a new code may be sent.

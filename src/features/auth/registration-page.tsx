@@ -9,8 +9,8 @@ import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { AFFILIATE_COOKIE, parseCampaignCookie } from '../../../domain/campaign'
+import { sendPhoneCodeTs, signUp, verifyPhoneTs } from '../../../domain/contract/identity'
 import { signUpSchema } from '../../../domain/identity'
-import type { AuthUser } from '../../../machines/auth.machine'
 import { useApi } from '../../app/app-context'
 import { readCookie } from '../../app/cookies'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -115,19 +115,16 @@ export function SignUpForm({
     // Stored with the client; the cookie stays for the application, which sends and removes it (spec section 2).
     const campaign = parseCampaignCookie(readCookie(AFFILIATE_COOKIE))
     try {
-      const answer = await api.post<{ nextCodeAt: string | null }>(
-        '/public/client',
-        {
-          ...values,
-          language: 'en',
-          captchaToken: await captchaToken('signup'),
-          deviceId: deviceId(),
-          ...(lead?.leadId ? { leadId: lead.leadId } : {}),
-          ...(campaign ? { campaign } : {}),
-        },
-        { headers: deviceHeaders() },
-      )
-      onSignedUp(answer?.nextCodeAt ?? null)
+      const body = {
+        ...values,
+        language: 'en' as const,
+        captchaToken: await captchaToken('signup'),
+        deviceId: deviceId(),
+        ...(lead?.leadId ? { leadId: lead.leadId } : {}),
+        ...(campaign ? { campaign } : {}),
+      }
+      const answer = await api.call(signUp, { body }, { headers: deviceHeaders() })
+      onSignedUp(answer.nextCodeAt)
     } catch (error) {
       fail(error, form.setError)
     }
@@ -219,10 +216,10 @@ export function VerifyPhone({ nextCodeAt }: { nextCodeAt?: string | null }) {
         submitLabel={m.verifyPhone.submit}
         nextCodeAt={nextCodeAt}
         onSubmit={async (code) => {
-          const answer = await api.post<{ client: AuthUser }>('/private/client/phone/verify-ts', { code })
+          const answer = await api.call(verifyPhoneTs, { body: { code } })
           send({ type: 'USER.UPDATED', user: answer.client })
         }}
-        onResend={() => api.post<{ nextCodeAt?: string }>('/private/client/phone/sms-code-ts')}
+        onResend={() => api.call(sendPhoneCodeTs)}
       />
     </>
   )

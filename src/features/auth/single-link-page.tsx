@@ -5,6 +5,7 @@
  */
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { sendSingleLinkCode, singleLinkLogin } from '../../../domain/contract/identity'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CodeRequest } from '../../ui/forms/code-request'
@@ -15,57 +16,61 @@ import { useAuth } from './use-auth'
 export function SingleLinkPage({ leadId }: { leadId?: string }) {
   const m = useMessages()
   const s = m.auth.singleLink
-  const api = useApi()
-  const { singleLink } = useAuth()
-  const [sent, setSent] = useState<{ to: string; nextCodeAt?: string } | null>(null)
-
-  const requestCode = async () => {
-    const answer = await api.post<{ to: string; nextCodeAt?: string }>('/public/affiliates/leads/otp', {
-      leadId,
-      captchaToken: await captchaToken('lead_otp'),
-    })
-    return answer
-  }
-
   return (
     <section className="page page--narrow" aria-labelledby="single-link-title">
       <h1 id="single-link-title">{m.titles.affiliate_sleeper_otp}</h1>
-      {!leadId ? (
+      {leadId ? (
+        <SingleLinkLogin leadId={leadId} />
+      ) : (
         <>
           <p>{s.missing}</p>
           <Link to="/login" className="button button--primary">
             {s.login}
           </Link>
         </>
-      ) : singleLink ? (
-        <p role="status">{m.auth.login.loggingIn}</p>
-      ) : sent ? (
-        <>
-          <p className="lead">{fmt(s.sentTo, { to: sent.to })}</p>
-          <CodeStep
-            submitLabel={s.submit}
-            nextCodeAt={sent.nextCodeAt}
-            onSubmit={async (code) => {
-              // The answer's token has `sl`: the auth machine enters singleLink and the route's guard moves on.
-              await api.post('/public/affiliates/leads/otp/login', { leadId, code })
-            }}
-            onResend={requestCode}
-          />
-        </>
-      ) : (
-        <>
-          <p className="lead">{s.lead}</p>
-          {/* The first code: a refusal for the number's one code a minute counts down here. */}
-          <CodeRequest
-            sendLabel={s.send}
-            request={async () => {
-              const answer = await requestCode()
-              setSent({ to: answer.to, nextCodeAt: answer.nextCodeAt })
-              return answer
-            }}
-          />
-        </>
       )}
     </section>
+  )
+}
+
+function SingleLinkLogin({ leadId }: { leadId: string }) {
+  const m = useMessages()
+  const s = m.auth.singleLink
+  const api = useApi()
+  const { singleLink } = useAuth()
+  const [sent, setSent] = useState<{ to: string; nextCodeAt?: string } | null>(null)
+
+  const requestCode = async () =>
+    api.call(sendSingleLinkCode, { body: { leadId, captchaToken: await captchaToken('lead_otp') } })
+
+  if (singleLink) return <p role="status">{m.auth.login.loggingIn}</p>
+  if (sent)
+    return (
+      <>
+        <p className="lead">{fmt(s.sentTo, { to: sent.to })}</p>
+        <CodeStep
+          submitLabel={s.submit}
+          nextCodeAt={sent.nextCodeAt}
+          onSubmit={async (code) => {
+            // The answer's token has `sl`: the auth machine enters singleLink and the route's guard moves on.
+            await api.call(singleLinkLogin, { body: { leadId, code } })
+          }}
+          onResend={requestCode}
+        />
+      </>
+    )
+  return (
+    <>
+      <p className="lead">{s.lead}</p>
+      {/* The first code: a refusal for the number's one code a minute counts down here. */}
+      <CodeRequest
+        sendLabel={s.send}
+        request={async () => {
+          const answer = await requestCode()
+          setSent({ to: answer.to, nextCodeAt: answer.nextCodeAt })
+          return answer
+        }}
+      />
+    </>
   )
 }

@@ -5,20 +5,21 @@
  */
 import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
+import { type ClientView, getClient } from '../../../domain/contract/identity'
 import { type CalculatorClient, guestClient } from '../../../machines/calculator.machine'
 import { useApi } from '../../app/app-context'
 
-/** The fields of GET /private/client the calculator reads; the rest of the Client is not its business. */
-export interface ClientFacts {
-  availableLoanAmount?: { amount: number } | null
-  closedLoansCount?: number
-  hasActiveLoan?: boolean
-  hasActiveRefinancing?: boolean
-}
+/**
+ * The fields of GET /private/client the calculator reads; the rest of the Client is not its business. Any may
+ * be missing: a client the calculator knows nothing of prices like a first-time one.
+ */
+type CalculatorFacts = Partial<
+  Pick<ClientView, 'availableLoanAmount' | 'closedLoansCount' | 'hasActiveLoan' | 'hasActiveRefinancing'>
+>
 
 export const currentClientQueryKey = ['client', 'current'] as const
 
-export function calculatorClientOf(facts: ClientFacts): CalculatorClient {
+export function calculatorClientOf(facts: CalculatorFacts): CalculatorClient {
   const available = facts.availableLoanAmount?.amount
   return {
     ...guestClient,
@@ -36,7 +37,7 @@ export function useCalculatorClient(loggedIn: boolean): CalculatorClient {
   const api = useApi()
   const query = useQuery({
     queryKey: currentClientQueryKey,
-    queryFn: ({ signal }) => api.get<ClientFacts>('/private/client', { signal }),
+    queryFn: ({ signal }) => api.call(getClient, {}, { signal }),
     enabled: loggedIn,
   })
   const data = loggedIn ? query.data : undefined

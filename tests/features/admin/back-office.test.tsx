@@ -177,9 +177,10 @@ describe('<Outbox>', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show messages' }))
     expect(await screen.findByText('Your Hiram code is 123.')).toBeTruthy()
     expect(screen.getByText('Nov 24, 2026, 10:00')).toBeTruthy()
+    // The query as the wire carries it: text.
     expect(page).toHaveBeenLastCalledWith('/private/back-office/outbox', {
       signal: expect.any(AbortSignal),
-      query: { recipient: '09191234567', perPage: 20 },
+      query: { recipient: '09191234567', perPage: '20' },
     })
   })
 })
