@@ -3,6 +3,7 @@
  * runs inside a journey transaction (`tx`), after its input was validated.
  */
 import { and, count, eq } from 'drizzle-orm'
+import type { RegistrationData } from '../../../domain/contract/journey'
 import type { Violation } from '../../../domain/contract/wire'
 import { DomainError, invalid } from '../../../domain/errors'
 import type { Address, Details, Employment, Geo, Reference } from '../../../domain/journey/fields'
@@ -185,7 +186,7 @@ export async function recordGeo(tx: Tx, clientId: number, geo: Geo, now: Date) {
  * Everything the registration steps stored, shaped like the forms' fields (amounts back in pesos, as typed). The
  * identity-document number is masked: the client typed it, and a stolen session should not read it back whole.
  */
-export async function registrationData(db: DbOrTx, clientId: number) {
+export async function registrationData(db: DbOrTx, clientId: number): Promise<RegistrationData> {
   const profile = await findProfile(db, clientId)
   const [address] = await db.select().from(clientAddress).where(eq(clientAddress.clientId, clientId))
   const [document] = await db.select().from(identityDocument).where(eq(identityDocument.clientId, clientId))

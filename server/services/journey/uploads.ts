@@ -7,6 +7,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm'
+import type { UploadConfigAnswer } from '../../../domain/contract/journey'
+import type { DocumentAnswer, IdPhotoAnswer } from '../../../domain/contract/uploads'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
 import {
   type IdDocumentSide,
@@ -222,7 +224,7 @@ export async function writeIdentityDocument(tx: Tx, clientId: number, document: 
 type UploadDeps = Pick<AppDeps, 'database' | 'logger' | 'now' | 'uploadsDir'>
 
 /** The upload limits and the number of the client's next identity-photo attempt. */
-export async function uploadConfigFor(db: DbOrTx, clientId: number) {
+export async function uploadConfigFor(db: DbOrTx, clientId: number): Promise<UploadConfigAnswer> {
   const config = await readUploadConfig(db)
   return { ...config, attempt: (await idPhotoUploads(db, clientId)) + 1 }
 }
@@ -235,7 +237,7 @@ export async function uploadConfigFor(db: DbOrTx, clientId: number) {
 export async function saveSupportingDocument(
   deps: UploadDeps,
   file: { clientId: number; category: UploadCategory; kind: string; checked: CheckedFile },
-) {
+): Promise<DocumentAnswer> {
   const { uploadsDir, now } = deps
   const storageName = await storeBytes(uploadsDir, file.checked.bytes)
   let saved: Awaited<ReturnType<typeof replaceSupportingDocument>>
@@ -274,7 +276,7 @@ export async function saveIdPhoto(
     at: Date
   },
   by: Actor,
-) {
+): Promise<IdPhotoAnswer> {
   const { clientId, side, checked, capturedAt, config, at } = photo
   const storageName = await storeBytes(deps.uploadsDir, checked.bytes)
   let change: JourneyChange<{ previous: string | null; attempt: number }>
