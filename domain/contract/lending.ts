@@ -311,7 +311,7 @@ export const applyApplicationPromo = defineContract({
 })
 
 // ---------------------------------------------------------------------------------------------------------
-// Counter-offers: a lower offer (special offer 13, yhat decrease 17) has one contract on two paths
+// Counter-offers: a lower offer (special offer 13, yhat decrease 17) takes the same answer on its own path
 
 export const approveSpecialOffer = defineContract({
   method: 'put',
