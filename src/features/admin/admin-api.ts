@@ -1,9 +1,11 @@
 /**
- * The back office's calls: the review queue and its decision (server/services/lending/review-queue.ts,
- * PUT /private/back-office/application/{id}/decision) and the sandbox outbox.
+ * The back office's calls: the review queue and its decision (server/services/lending/review-queue.ts) and the
+ * sandbox outbox.
  */
 import type { BackOfficeDecision, ReviewItem } from '../../../domain/back-office-decision'
 import { listOutbox } from '../../../domain/contract/back-office'
+import type { Page } from '../../../domain/contract/define'
+import { decideApplication as decide, getReviewQueue } from '../../../domain/contract/lending'
 import type { ApiClient } from '../../api/client'
 
 export type { ReviewItem }
@@ -13,11 +15,15 @@ export const adminQueryKeys = {
   outbox: (recipient: string) => ['admin', 'outbox', recipient] as const,
 }
 
-export const fetchReviewQueue = (api: ApiClient, signal?: AbortSignal) =>
-  api.get<ReviewItem[]>('/private/back-office/review-queue', { signal })
+/** The first page of the queue (up to 100, oldest first): more waiting than that is a day's work already. */
+export const fetchReviewQueue = async (api: ApiClient, signal?: AbortSignal) => {
+  // A paginated answer is a Page; `defineContract` does not keep `paginated: true` in the contract's type.
+  const page = (await api.call(getReviewQueue, {}, { signal })) as unknown as Page<ReviewItem>
+  return page.items
+}
 
 export const decideApplication = (api: ApiClient, id: number, decision: BackOfficeDecision) =>
-  api.put<{ id: number; status: number }>(`/private/back-office/application/${id}/decision`, decision)
+  api.call(decide, { params: { id }, body: decision })
 
 export const fetchOutbox = (api: ApiClient, recipient: string, signal?: AbortSignal) =>
   api.call(listOutbox, { query: { recipient: recipient || undefined, perPage: 20 } }, { signal })

@@ -34,9 +34,10 @@ const item = (id: number, overrides: Partial<ReviewItem> = {}): ReviewItem => ({
 function queueApi(initial: ReviewItem[]) {
   let queue = [...initial]
   let failWith: unknown = null
-  const get = vi.fn(async (path: string) => {
+  // The queue is answered a page at a time; the screen shows the first.
+  const page = vi.fn(async (path: string) => {
     if (path !== QUEUE) throw new Error(`unexpected GET ${path}`)
-    return queue
+    return { items: queue, page: 1, perPage: 100, total: queue.length, count: queue.length, totalPages: 1 }
   })
   const put = vi.fn(async (path: string, _body: unknown) => {
     if (failWith) {
@@ -49,8 +50,8 @@ function queueApi(initial: ReviewItem[]) {
     return { id, status: 2 }
   })
   return {
-    api: withCall({ get, put }),
-    get,
+    api: withCall({ page, put }),
+    page,
     put,
     failNext: (error: unknown) => {
       failWith = error
