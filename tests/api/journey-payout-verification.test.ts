@@ -1,9 +1,36 @@
 import { eq } from 'drizzle-orm'
+import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bankDataAttempt, disbursementEntry } from '../../server/db/schema-journey'
+import { type AnyContract, pathOf } from '../../domain/contract/define'
+import * as journey from '../../domain/contract/journey'
+import * as payout from '../../domain/contract/payout'
+import * as reference from '../../domain/contract/reference'
+import * as uploads from '../../domain/contract/uploads'
+import * as verification from '../../domain/contract/verification'
+import { bankDataAttempt, clientProfile, disbursementEntry } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
-import { type Answer, call, type TestApp } from './identity-helpers'
-import { clientAt, expectOk, fingerprint, flow, seedSmallPsgc } from './journey-helpers'
+import { type Answer, call, type TestApp, verifiedClient } from './identity-helpers'
+import {
+  ARGAO,
+  address,
+  aMinuteLater,
+  CEBU_PROVINCE,
+  CENTRAL_VISAYAS,
+  clientAt,
+  details,
+  employment,
+  expectOk,
+  fingerprint,
+  flow,
+  identityDoc,
+  JPEG,
+  NCR,
+  PDF,
+  PNG,
+  reference as referencePerson,
+  seedSmallPsgc,
+  upload,
+} from './journey-helpers'
 
 let t: TestApp
 
@@ -350,5 +377,166 @@ describe('bank data (sandbox: the outcome follows the credentials)', () => {
     expect(violations(answer)).toEqual({ bank: 'error-required' })
     expect(JSON.stringify(answer.body)).not.toContain('Secret-Pass-42')
     expect(t.rawLogs()).not.toContain('Secret-Pass-42')
+  })
+})
+
+/**
+ * The answers of the journey's calls are what their contracts say (domain/contract/journey, uploads,
+ * verification, payout and reference): a client walked through registration and past it, every successful
+ * answer's `data` parses with the contract's response schema, and the schema names every field the server
+ * sends (valibot's objects drop unnamed keys silently, so the names are checked on their own).
+ */
+describe('journey answers match their contracts', () => {
+  type Schema = v.GenericSchema & {
+    type: string
+    entries?: Record<string, Schema>
+    item?: Schema
+    wrapped?: Schema
+    options?: Schema[]
+    pipe?: Schema[]
+  }
+
+  /** The dotted paths of the object keys in `data` that `schema` does not name (a record names any key). */
+  function unnamedKeys(schema: Schema, data: unknown, at = ''): string[] {
+    if (data === null || typeof data !== 'object') return []
+    const inner = schema.pipe?.[0] ?? schema
+    switch (inner.type) {
+      case 'nullable':
+      case 'optional':
+        return unnamedKeys(inner.wrapped!, data, at)
+      case 'array':
+        return (data as unknown[]).flatMap((item, i) => unnamedKeys(inner.item!, item, `${at}[${i}]`))
+      case 'object':
+        return Object.entries(data).flatMap(([key, value]) =>
+          inner.entries![key] ? unnamedKeys(inner.entries![key], value, `${at}.${key}`) : [`${at}.${key}`],
+        )
+      default:
+        return []
+    }
+  }
+
+  const modules = [journey, uploads, verification, payout, reference]
+  const contracts = modules.flatMap((module) =>
+    Object.values(module).filter(
+      (value): value is AnyContract =>
+        typeof value === 'object' && value !== null && 'method' in value && 'path' in value,
+    ),
+  )
+  const answered = new Set<AnyContract>()
+
+  /** Calls a contract as the browser's caller would, and checks the answer against its response schema. */
+  async function answer<T = unknown>(
+    contract: AnyContract,
+    token: string | undefined,
+    input: { params?: Record<string, string | number>; query?: Record<string, string>; body?: unknown } = {},
+    status = 200,
+  ): Promise<T> {
+    const query = input.query ? `?${new URLSearchParams(input.query)}` : ''
+    const path = `${pathOf(contract, input.params)}${query}`
+    const body = input.body ?? (contract.method === 'get' || contract.method === 'delete' ? undefined : {})
+    const a = await expectOk(call(t, contract.method.toUpperCase(), path, body, { token }), status)
+    const schema = contract.response as Schema
+    const parsed = v.safeParse(schema, a.body.data)
+    expect(
+      parsed.issues?.map((issue) => `${v.getDotPath(issue)}: ${issue.message}`),
+      path,
+    ).toBeUndefined()
+    expect(unnamedKeys(schema, a.body.data), path).toEqual([])
+    answered.add(contract)
+    return a.body.data as T
+  }
+
+  async function uploaded(contract: AnyContract, token: string, fields: Record<string, string | Uint8Array>) {
+    const a = await expectOk(upload(t, contract.path, token, fields), 201)
+    const schema = contract.response as Schema
+    expect(v.safeParse(schema, a.body.data).issues, contract.path).toBeUndefined()
+    expect(unnamedKeys(schema, a.body.data), contract.path).toEqual([])
+    answered.add(contract)
+  }
+
+  it('from sign-up to a payout change after registration', async () => {
+    const c = await verifiedClient(t)
+    const token = c.token
+    await answer(journey.getFlow, token)
+    await answer(journey.getJourneyCurrent, token)
+    await answer(journey.saveDetails, token, { body: details(c.email) })
+    await answer(journey.completeEmployment, token, { body: employment })
+    await answer(journey.addContact, token, { body: { ...referencePerson, phone: '09998887700' } }, 201)
+    await answer(journey.completeReference, token, { body: referencePerson })
+    await answer(journey.recordGeo, token, { body: { latitude: 14.65, longitude: 121.03 } }, 201)
+    await answer(journey.completeAddress, token, { body: address })
+    await answer(journey.getDocumentUploadConfig, token)
+
+    const photo = { file: JPEG, capturedAt: new Date().toISOString() }
+    await uploaded(uploads.uploadIdPhoto, token, { type: 'front', ...photo })
+    await answer(uploads.deleteIdPhoto, token, { params: { type: 'front' } })
+    await uploaded(uploads.uploadIdPhoto, token, { type: 'front', ...photo })
+    const file = await t.request(`/web${pathOf(uploads.downloadIdPhoto, { type: 'front' })}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect([file.status, file.headers.get('content-type')]).toEqual([200, 'image/jpeg'])
+    answered.add(uploads.downloadIdPhoto)
+    await answer(uploads.finishIdDocument, token, { body: identityDoc })
+    await uploaded(uploads.uploadDocument, token, { type: 'payslip', file: PDF })
+    await uploaded(uploads.uploadBankStatement, token, { file: PDF })
+    await uploaded(uploads.uploadClientDocument, token, { type: 'employment_certificate', file: PNG })
+    await answer(journey.getRegistration, token)
+
+    const session = await answer<{ id: string }>(verification.startVerification, token, {}, 201)
+    await answer(verification.getVerificationSession, token)
+    await answer(verification.getVerificationDecision, token, { params: { id: session.id } })
+    await answer(verification.getBankData, token)
+    await answer(verification.importBankData, token, {
+      body: { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
+    })
+
+    await answer(payout.validateIban, token, { body: { iban: '0012-3456-7891' } })
+    const first = await answer<{ entry: { id: number } }>(
+      payout.addDisbursement,
+      token,
+      { body: { type: 'bank_transfer', bankId: 1, accountNumber: '0012-3456-7891' } },
+      201,
+    )
+    await answer(payout.addDisbursement, token, { body: { type: 'cash_pickup', provider: 'cebuana' } }, 201)
+    await answer(payout.selectDisbursement, token, { params: { id: first.entry.id } })
+    await answer(payout.listDisbursements, token)
+    await answer(payout.finishRegistration, token)
+    expect((await flow(t, token)).step).toBe('no_loan_page')
+    // After registration a change of payout account is confirmed by the SMS code this call sends (a minute
+    // after the sign-up's code).
+    await aMinuteLater(t, () => answer(payout.sendPayoutCode, token))
+  })
+
+  it('the other ways through: details entered by staff, bank linking skipped', async () => {
+    const c = await verifiedClient(t)
+    await t.database.db.insert(clientProfile).values({
+      clientId: c.clientId,
+      firstName: 'Juan',
+      lastName: 'Dela Cruz',
+      birthDate: '1990-05-17',
+      gender: 'male',
+      civilStatus: 'single',
+      detailsSource: 'back_office',
+    })
+    await answer(journey.confirmBackOfficeDetails, c.token)
+    await answer(verification.skipBankData, (await clientAt(t, 'kontomatik')).token)
+  })
+
+  it('the reference lists', async () => {
+    await answer(reference.listBanks, undefined)
+    await answer(reference.listInstitutions, undefined, {
+      query: { group: 'payments', name: 'banks', parent: 'e-wallet' },
+    })
+    await answer(reference.getClassification, undefined, { params: { path: 'civil-status' } })
+    await answer(reference.listContacts, undefined)
+    await answer(reference.listRegions, undefined)
+    await answer(reference.listRegionCities, undefined, { params: { id: NCR } })
+    await answer(reference.listCities, undefined, { query: { regionId: CENTRAL_VISAYAS } })
+    await answer(reference.listDistricts, undefined, { query: { cityId: CEBU_PROVINCE } })
+    await answer(reference.listWards, undefined, { query: { districtId: ARGAO } })
+  })
+
+  it('every contract of these modules was answered above', () => {
+    expect(contracts.filter((contract) => !answered.has(contract)).map((c) => c.path)).toEqual([])
   })
 })
