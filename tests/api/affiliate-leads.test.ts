@@ -5,6 +5,8 @@
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { createLead, LeadPrefill } from '../../domain/contract/affiliate'
+import type { AnswerOf } from '../../domain/contract/define'
 import { affiliateLead } from '../../server/db/schema-affiliate'
 import { client } from '../../server/db/schema-identity'
 import { DEMO_LEAD, seedDemoLead } from '../../server/services/affiliate/demo-lead'
@@ -27,26 +29,8 @@ import {
   tokenOf,
 } from './identity-helpers'
 
-interface Prefill {
-  leadId: string
-  firstName: string | null
-  middleName: string | null
-  lastName: string | null
-  documentType: string | null
-  clientIdentificator: string | null
-  dateOfBirth: string | null
-  gender: string | null
-  civilStatus: string | null
-  email: string | null
-  phone: string | null
-}
-interface Created {
-  leadId: string
-  path: string
-  expiresAt: string
-  prefill: Prefill
-  affiliate: Record<string, string | null>
-}
+type Prefill = LeadPrefill
+type Created = AnswerOf<typeof createLead>
 
 const fullLead = () => ({
   firstName: 'Maria',

@@ -31,6 +31,7 @@ import {
   verifyPhone,
   verifyPhoneTs,
 } from '../../../domain/contract/identity'
+import { toViolations } from '../../../domain/contract/wire'
 import { DomainError, invalid } from '../../../domain/errors'
 import { emailSchema, mobilePhoneSchema } from '../../../domain/identity'
 import { clearToken, clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
@@ -59,7 +60,7 @@ import { deliverCode, limitPublicCodes, requesterDevice, requesterOf, tryDeliver
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { currentClient, db, deps } from '../request'
-import { type AnyRoute, implement, toViolations } from '../route'
+import { type AnyRoute, implement } from '../route'
 
 /** The timing fields the `-ts` variants add, as ISO strings. */
 const timing = (sent: SentCode) => ({
