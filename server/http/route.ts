@@ -214,21 +214,3 @@ function decodeParams(params: Record<string, string>) {
   }
   return decoded
 }
-
-/**
- * The older form: a contract written inside the route file. Being replaced by a contract in domain/contract/
- * and `implement` (docs/decisions/0023-one-contract.md); tests/api/contracts.test.ts lists what is left.
- */
-export function defineRoute<
-  P extends AnySchema | undefined = undefined,
-  Q extends AnySchema | undefined = undefined,
-  B extends AnySchema | undefined = undefined,
->(
-  spec: Contract<P, Q, B, AnySchema | undefined> & {
-    replay?: RouteSpec['replay']
-    handler: RouteSpec<Contract<P, Q, B, AnySchema | undefined>>['handler']
-  },
-): AnyRoute {
-  const { handler, replay, ...contract } = spec
-  return implement(contract, handler, { replay })
-}

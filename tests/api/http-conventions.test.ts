@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineContract } from '../../domain/contract/define'
 import { conflict } from '../../domain/errors'
 import { ok, okPage } from '../../server/http/envelope'
-import { defineRoute } from '../../server/http/route'
+import { implement } from '../../server/http/route'
 import { allRoutes } from '../../server/http/routes'
 import { createTestApp } from '../support/app'
 
@@ -12,48 +13,58 @@ const root = join(import.meta.dirname, '../..')
 
 // Extra routes that exercise the conventions: validation, pagination, a deliberate domain error and a crash.
 const probeRoutes = [
-  defineRoute({
-    method: 'post',
-    path: '/public/probe/:id',
-    summary: 'probe',
-    tags: ['probe'],
-    access: 'public',
-    params: v.object({ id: v.pipe(v.string(), v.regex(/^\d+$/, 'The id must be digits.')) }),
-    body: v.object({
-      email: v.pipe(v.string('Required.'), v.email('error-mail')),
-      person: v.object({ age: v.pipe(v.number(), v.minValue(20, 'Too young.')) }),
+  implement(
+    defineContract({
+      method: 'post',
+      path: '/public/probe/:id',
+      summary: 'probe',
+      tags: ['probe'],
+      access: 'public',
+      params: v.object({ id: v.pipe(v.string(), v.regex(/^\d+$/, 'The id must be digits.')) }),
+      body: v.object({
+        email: v.pipe(v.string('Required.'), v.email('error-mail')),
+        person: v.object({ age: v.pipe(v.number(), v.minValue(20, 'Too young.')) }),
+      }),
     }),
-    handler: (c, { params, body }) => ok(c, { id: params.id, email: body.email }),
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/public/probe-page',
-    summary: 'paged',
-    tags: ['probe'],
-    access: 'public',
-    query: v.object({ page: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '1') }),
-    handler: (c, { query }) => okPage(c, ['a', 'b'], { page: query.page, perPage: 2, total: 7 }),
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/public/probe-conflict',
-    summary: 'conflict',
-    tags: ['probe'],
-    access: 'public',
-    handler: () => {
+    (c, { params, body }) => ok(c, { id: params.id, email: body.email }),
+  ),
+  implement(
+    defineContract({
+      method: 'get',
+      path: '/public/probe-page',
+      summary: 'paged',
+      tags: ['probe'],
+      access: 'public',
+      query: v.object({
+        page: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '1'),
+      }),
+    }),
+    (c, { query }) => okPage(c, ['a', 'b'], { page: query.page, perPage: 2, total: 7 }),
+  ),
+  implement(
+    defineContract({
+      method: 'get',
+      path: '/public/probe-conflict',
+      summary: 'conflict',
+      tags: ['probe'],
+      access: 'public',
+    }),
+    () => {
       throw conflict('applicationExist', 'An application is already open.')
     },
-  }),
-  defineRoute({
-    method: 'get',
-    path: '/public/probe-crash',
-    summary: 'crash',
-    tags: ['probe'],
-    access: 'public',
-    handler: () => {
+  ),
+  implement(
+    defineContract({
+      method: 'get',
+      path: '/public/probe-crash',
+      summary: 'crash',
+      tags: ['probe'],
+      access: 'public',
+    }),
+    () => {
       throw new Error('connection string postgres://secret@db failed at /srv/app/internal.ts:12')
     },
-  }),
+  ),
 ]
 
 describe('HTTP conventions of the /web API', () => {

@@ -9,10 +9,11 @@ import { Writable } from 'node:stream'
 import { sql } from 'drizzle-orm'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { defineContract } from '../../domain/contract/define'
 import { client } from '../../server/db/schema-identity'
 import { lendingJob } from '../../server/db/schema-lending'
 import { ok } from '../../server/http/envelope'
-import { defineRoute } from '../../server/http/route'
+import { implement } from '../../server/http/route'
 import { allRoutes } from '../../server/http/routes'
 import { createLogger } from '../../server/logger'
 import type { PayoutProvider } from '../../server/providers/payout'
@@ -47,14 +48,16 @@ const echoingPayout: PayoutProvider = {
 
 /** Routes that fail the way a real query does: a constraint violated with personal values bound. */
 const probeRoutes = [
-  defineRoute({
-    method: 'post',
-    path: '/public/probe/duplicate-client',
-    summary: 'test only',
-    tags: ['test'],
-    access: 'public',
-    body: v.object({ phone: v.string(), email: v.string() }),
-    handler: async (c, { body }) => {
+  implement(
+    defineContract({
+      method: 'post',
+      path: '/public/probe/duplicate-client',
+      summary: 'test only',
+      tags: ['test'],
+      access: 'public',
+      body: v.object({ phone: v.string(), email: v.string() }),
+    }),
+    async (c, { body }) => {
       const db = c.get('deps').database.db
       const row = { phone: body.phone, email: body.email, passwordHash: 'x', language: 'en' }
       // The second insert breaks the unique index: drizzle's error message holds the SQL and both values.
@@ -62,15 +65,17 @@ const probeRoutes = [
       await db.insert(client).values(row as typeof client.$inferInsert)
       return ok(c, null)
     },
-  }),
-  defineRoute({
-    method: 'post',
-    path: '/public/probe/lost-connection',
-    summary: 'test only',
-    tags: ['test'],
-    access: 'public',
-    body: v.object({ phone: v.string() }),
-    handler: async (c, { body }) => {
+  ),
+  implement(
+    defineContract({
+      method: 'post',
+      path: '/public/probe/lost-connection',
+      summary: 'test only',
+      tags: ['test'],
+      access: 'public',
+      body: v.object({ phone: v.string() }),
+    }),
+    async (c, { body }) => {
       await c.get('deps').database.db.execute(sql`select 1 where ${body.phone} = ${body.phone}`)
       // What node-postgres throws when the backend goes away mid-query, wrapped as drizzle wraps it.
       const driver = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' })
@@ -78,7 +83,7 @@ const probeRoutes = [
         cause: driver,
       })
     },
-  }),
+  ),
 ]
 
 describe('log privacy', () => {

@@ -56,7 +56,7 @@ function citationsIn(source: string) {
     [...source.matchAll(pattern)].map((match) => ({
       index: match.index,
       text: match[0].replace(/\s+/g, ' '),
-      sections: sectionNumbers(match[1]),
+      sections: sectionNumbers(match[1] ?? ''),
     })),
   )
 }
@@ -76,7 +76,7 @@ function citations() {
 const doc = readFileSync(join(root, 'docs/product.md'), 'utf8')
 const headings = [...doc.matchAll(/^## (\d+)\. (.+)$/gm)].map((m) => ({
   n: Number(m[1]),
-  title: m[2].trim(),
+  title: (m[2] ?? '').trim(),
 }))
 
 describe('docs/product.md, the spec the comments cite', () => {
