@@ -6,11 +6,12 @@
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { getFlow } from '../../domain/contract/journey'
+import { getActualApplication } from '../../domain/contract/lending'
 import { type ClientFacts, SANDBOX_COOKIE, type SessionFacts } from '../../domain/journey/routing'
 import { type AuthSnapshot, type AuthUser, isLoggedIn, isSettled } from '../../machines/auth.machine'
 import type { createApiClient } from '../api/client'
 import { readCookie, removeCookie } from './cookies'
-import { ACTUAL_APPLICATION_PATH, createFlowSyncActor } from './flow-sync-actor'
+import { createFlowSyncActor } from './flow-sync-actor'
 import type { JourneyRouting } from './journey-routing'
 import type { AuthActor } from './services'
 
@@ -52,8 +53,7 @@ export function createJourneyRouting({
 }): JourneyRouting {
   const actor = createFlowSyncActor({
     getFlow: (signal) => api.call(getFlow, {}, { signal, quiet: true }),
-    // The lending contract's call; on the legacy client until domain/contract/lending.ts has it.
-    getApplication: (signal) => api.get(ACTUAL_APPLICATION_PATH, { signal, quiet: true }),
+    getApplication: (signal) => api.call(getActualApplication, {}, { signal, quiet: true }),
   })
   let last = ''
   const publish = (snapshot: AuthSnapshot) => {

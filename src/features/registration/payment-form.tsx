@@ -53,6 +53,7 @@ const fields = ['type', 'bankId', 'accountNumber', 'provider'] as const
 function itemsOf<T>(answer: unknown) {
   return (answer as Page<T>).items
 }
+
 export const entriesKey = ['journey', 'disbursement-type'] as const
 
 /** The form keeps every control's text; the body holds only what the chosen type needs, as the API reads it. */
