@@ -11,6 +11,7 @@ import { clientStatus } from '../journey/routing'
 import { safeString } from '../safe-text'
 import { defineContract } from './define'
 import { clientViewSchema, loggedOutSchema, tokenRefreshedSchema } from './identity'
+import { pagingQuery } from './reference'
 
 /** A back-office user as the app reads it (the session's user). */
 export const backOfficeUserSchema = v.object({
@@ -38,18 +39,6 @@ export const outboxMessageSchema = v.object({
 export type OutboxMessage = v.InferOutput<typeof outboxMessageSchema>
 
 const idParams = v.object({ id: idString() })
-
-/** A page number or size from the query string: a whole number from 1 up to `max`, `fallback` when absent. */
-const pageNumber = (fallback: string, max: number) =>
-  v.optional(
-    v.pipe(
-      safeString(),
-      v.regex(/^[1-9]\d{0,6}$/, 'Must be a whole number from 1.'),
-      v.transform(Number),
-      v.maxValue(max, `Must be at most ${max}.`),
-    ),
-    fallback,
-  )
 
 export const userLogin = defineContract({
   method: 'post',
@@ -123,8 +112,7 @@ const outbox = defineContract({
   paginated: true,
   query: v.object({
     recipient: v.optional(v.pipe(safeString(), v.trim(), v.toLowerCase(), v.maxLength(254))),
-    page: pageNumber('1', 1_000_000),
-    perPage: pageNumber('50', 200),
+    ...pagingQuery(50, 200),
   }),
   response: v.array(outboxMessageSchema),
 })
