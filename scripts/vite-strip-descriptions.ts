@@ -108,12 +108,31 @@ export function stripContractDocs(code: string, fileName = 'x.ts'): string {
     ts.forEachChild(node, visit)
   }
   visit(source)
-  // A top-level value of a contract module (a schema, a contract) becomes a pure call: once the fields above
-  // are cut, the schemas only they used are unused, and a bundler drops an unused pure call whole, where it
-  // would keep a bare `v.object({ ...other.entries })` for fear of a getter.
-  const edits: [number, number, string][] = cuts.map(([start, end]) => [start, end, ''])
+  return applyEdits(code, [...cuts.map(([start, end]): Edit => [start, end, '']), ...pureValueEdits(source)])
+}
+
+type Edit = [start: number, end: number, text: string]
+
+function applyEdits(code: string, edits: Edit[]): string {
+  let out = code
+  // From the end backwards; where two edits share a position, the later one in the text goes first.
+  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]))
+    out = out.slice(0, start) + text + out.slice(end)
+  return out
+}
+
+/**
+ * Each module-level `const` of a domain module becomes a pure call: `const x = (() => (init))()` annotated
+ * `@__PURE__`.
+ * domain/ is pure by rule (ADR 0022), but a bundler cannot know that `safeString()` or
+ * `v.object({ ...other.entries })` has no side effect, so it keeps every schema of every domain module the
+ * browser imports, used or not. An unused pure call is dropped whole; a used one runs exactly as before.
+ */
+function pureValueEdits(source: ts.SourceFile): Edit[] {
+  const edits: Edit[] = []
   for (const statement of source.statements) {
     if (!ts.isVariableStatement(statement)) continue
+    if (!(statement.declarationList.flags & ts.NodeFlags.Const)) continue
     for (const declaration of statement.declarationList.declarations) {
       const init = declaration.initializer
       if (!init || ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isLiteralExpression(init))
@@ -122,21 +141,30 @@ export function stripContractDocs(code: string, fileName = 'x.ts'): string {
       edits.push([init.getEnd(), init.getEnd(), '))()'])
     }
   }
-  let out = code
-  // From the end backwards; at one position a cut (the init's end coincides with no cut start) goes first.
-  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]))
-    out = out.slice(0, start) + text + out.slice(end)
-  return out
+  return edits
 }
 
+/** A domain module with its module-level values marked pure (see pureValueEdits). */
+export function markDomainValuesPure(code: string, fileName = 'x.ts'): string {
+  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  return applyEdits(code, pureValueEdits(source))
+}
+
+/**
+ * The browser build of domain/: contracts keep only what the caller reads, and every domain module's values are
+ * marked pure so the schemas no page uses stay out of the bundle (docs/decisions/0023-one-contract.md).
+ */
 export function stripContractDocsPlugin(): Plugin {
   return {
     name: 'hiram-strip-contract-docs',
     apply: 'build',
     transform(code, id) {
-      if (!/[\\/]domain[\\/]contract[\\/][^\\/]+\.ts$/.test(id.split('?')[0] ?? '')) return null
-      const stripped = stripContractDocs(code, id)
-      return stripped === code ? null : { code: stripped, map: null }
+      const path = id.split('?')[0] ?? ''
+      if (!/[\\/]domain[\\/].+\.ts$/.test(path) || path.includes('node_modules')) return null
+      if (/\.machine\.ts$/.test(path)) return null
+      const isContract = /[\\/]domain[\\/]contract[\\/][^\\/]+\.ts$/.test(path)
+      const out = isContract ? stripContractDocs(code, id) : markDomainValuesPure(code, id)
+      return out === code ? null : { code: out, map: null }
     },
   }
 }

@@ -10,7 +10,8 @@ import { idString } from '../ids'
 import { clientStatus } from '../journey/routing'
 import { safeString } from '../safe-text'
 import { defineContract } from './define'
-import { clientViewSchema, loggedOutSchema, tokenRefreshedSchema } from './identity'
+import { loggedOutSchema, tokenRefreshedSchema } from './identity'
+import { clientViewSchema } from './identity-answers'
 import { pagingQuery } from './reference'
 
 /** A back-office user as the app reads it (the session's user). */

@@ -38,7 +38,7 @@ export interface Contract<
   /** Path relative to /web, parameters as `:name` (`/public/address/region/:id/city`). */
   path: string
   summary: string
-  tags: string[]
+  tags: readonly string[]
   /** Who may call it: anyone, a logged-in client, or a back-office user. */
   access: 'public' | 'client' | 'user'
   /** A private client route a single-link (my-loan only) session may call. */
@@ -66,13 +66,11 @@ export interface Contract<
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds contracts of every shape
 export type AnyContract = Contract<any, any, any, any>
 
-/** Declares one operation; the literal types of its schemas are kept for the server and the caller. */
-export function defineContract<
-  P extends AnySchema | undefined = undefined,
-  Q extends AnySchema | undefined = undefined,
-  B extends AnySchema | undefined = undefined,
-  R extends Answer | undefined = undefined,
->(contract: Contract<P, Q, B, R>): Contract<P, Q, B, R> {
+/**
+ * Declares one operation. The whole declaration keeps its literal type (`const`), so the caller knows a
+ * `paginated: true` list answers a Page, `answer: 'binary'` a Blob and `bodyType: 'multipart'` takes FormData.
+ */
+export function defineContract<const C extends AnyContract>(contract: C): C {
   return contract
 }
 
@@ -146,7 +144,9 @@ export type CallInput<C> = (SchemaOf<C, 'params'> extends AnySchema ? { params: 
 
 /** The arguments of a call after its contract: the input (optional when nothing in it is required), options. */
 export type CallArgs<C, O> =
-  Record<never, never> extends CallInput<C> ? [input?: CallInput<C>, options?: O] : [input: CallInput<C>, options?: O]
+  Record<never, never> extends CallInput<C>
+    ? [input?: CallInput<C>, options?: O]
+    : [input: CallInput<C>, options?: O]
 
 /** The path of a call, relative to /web, its parameters encoded. A declared parameter left out is an error. */
 export function pathOf(

@@ -9,7 +9,8 @@ import { idString } from '../ids'
 import { pricingConfigShapeSchema } from '../pricing/config'
 import { safeMultilineString } from '../safe-text'
 import { defineContract } from './define'
-import { centavosParam, daysParam, optionalFeeQuery, pricedOfferSchema } from './pricing'
+import { centavosParam, daysParam, optionalFeeQuery } from './pricing'
+import { pricedOfferSchema } from './pricing-answers'
 
 export const getBackOfficeClientOffer = defineContract({
   method: 'get',

@@ -14,10 +14,19 @@ import { idString } from '../ids'
 import { promoCodeSchema } from '../pricing/promo'
 import { safeString } from '../safe-text'
 import { defineContract } from './define'
-import { codeSentSchema } from './identity'
-import { flowSchema } from './journey'
+import { codeSentSchema } from './identity-answers'
+import { flowSchema } from './journey-answers'
+import {
+  activeLoanSchema,
+  applicationSchema,
+  applicationStatusSchema,
+  documentTypes,
+  loanDocumentSchema,
+  renderedDocumentsSchema,
+  reviewItemSchema,
+} from './lending-answers'
 import { disbursementEntrySchema } from './payout'
-import { pricedOfferSchema, promoAnswerSchema } from './pricing'
+import { pricedOfferSchema, promoAnswerSchema } from './pricing-answers'
 import { pagingQuery } from './reference'
 
 const idParams = v.object({ id: idString() })
@@ -88,137 +97,6 @@ const changeApplicationBodySchema = v.pipe(
 
 /** A lower offer's answer: the offered figures when left out, or a lower amount (and term) on the grid. */
 const lowerOfferAnswerSchema = v.object({ amount: v.optional(moneyBody), term: v.optional(termBody) })
-
-// ---------------------------------------------------------------------------------------------------------
-// Answers
-
-const integer = v.pipe(v.number(), v.integer())
-const money = v.looseObject({ amount: integer })
-const optionalMoney = v.optional(v.nullable(money))
-const term = v.looseObject({ value: integer, unit: v.optional(v.string()) })
-
-/** The Application of spec section 3. */
-export const applicationSchema = v.looseObject({
-  id: integer,
-  hashedId: v.optional(v.nullable(v.string())),
-  status: integer,
-  desiredLoanAmount: money,
-  principalAmount: optionalMoney,
-  term,
-  /** Not in spec section 3: the term the client asked for, when the offer changed it. */
-  desiredTerm: v.optional(v.nullable(term)),
-  loanAmount: v.looseObject({ amount: integer, currency: v.optional(v.string()) }),
-  /** The counter-offer: the lower amount (13, 17) or the upper limit of an increase (18). */
-  offeredAmount: optionalMoney,
-  borrowersAdvantagePackageFeeConsent: v.optional(v.boolean()),
-  promoCode: v.nullable(v.string()),
-  paymentMethod: v.string(),
-  /** Spec section 3 names the type; the provider lets the cash-pickup page name the partner. */
-  disbursementType: v.optional(
-    v.nullable(v.looseObject({ type: v.string(), provider: v.optional(v.nullable(v.string())) })),
-  ),
-  cashPickupNumber: v.optional(v.nullable(v.string())),
-  /** Not in spec section 3: for a rejected application, when a new one may be made (ISO date or instant). */
-  reapplyFrom: v.optional(v.nullable(v.string())),
-  /** UTC, ISO 8601. */
-  createdAt: v.string(),
-  signedAt: v.nullable(v.string()),
-})
-export type Application = v.InferOutput<typeof applicationSchema>
-
-/** The newest application's status code (spec section 4); null when the client has none. */
-export const applicationStatusSchema = v.nullable(
-  v.looseObject({ status: integer, id: v.optional(v.nullable(v.number())) }),
-)
-export type ApplicationStatusAnswer = v.InferOutput<typeof applicationStatusSchema>
-
-/** The two documents a client reads before signing (issue 6 item 4). */
-export const documentTypes = ['loan_agreement', 'disclosure_statement'] as const
-export type DocumentType = (typeof documentTypes)[number]
-
-/** A loan document's description (never the file: that is `downloadDocument`). */
-export const loanDocumentSchema = v.looseObject({
-  type: v.string(),
-  name: v.optional(v.string()),
-  id: v.pipe(v.string(), v.uuid()),
-  applicationId: v.number(),
-  sha256: v.string(),
-  /** Bytes. */
-  size: v.number(),
-  /** UTC, ISO 8601. */
-  renderedAt: v.string(),
-  signed: v.boolean(),
-  signedAt: v.nullable(v.string()),
-  /** Where the PDF is downloaded from. */
-  url: v.string(),
-})
-export type LoanDocument = v.InferOutput<typeof loanDocumentSchema>
-
-/** The documents rendered for the approved application, and the offer their figures come from. */
-export const renderedDocumentsSchema = v.looseObject({
-  documents: v.array(loanDocumentSchema),
-  offer: pricedOfferSchema,
-})
-export type RenderedDocuments = v.InferOutput<typeof renderedDocumentsSchema>
-
-/** The active Loan (spec section 3) with the amount due and its parts; null when there is none. */
-export const activeLoanSchema = v.nullable(
-  v.looseObject({
-    id: v.optional(v.number()),
-    applicationId: v.number(),
-    status: integer,
-    /** The Manila day the loan started on. */
-    createdAtDate: v.optional(v.string()),
-    createdAt: v.string(),
-    principal: money,
-    amountDue: v.looseObject({
-      amount: integer,
-      parts: v.optional(
-        v.looseObject({
-          principal: optionalMoney,
-          interest: optionalMoney,
-          fees: optionalMoney,
-          penalty: optionalMoney,
-        }),
-      ),
-    }),
-    feeLines: v.record(v.string(), v.number()),
-    term,
-    /** YYYY-MM-DD on the Manila calendar. */
-    dueDate: v.pipe(v.string(), v.minLength(10)),
-    finalClosingDate: v.string(),
-    /** `dueDays`: whole days from Manila's today to the due date, negative when overdue. */
-    repaymentInvoice: v.looseObject({
-      dueDays: integer,
-      dueDate: v.string(),
-      amount: money,
-    }),
-    rollovers: v.array(v.unknown()),
-  }),
-)
-export type ActiveLoan = NonNullable<v.InferOutput<typeof activeLoanSchema>>
-
-/** One application in the back office's review queue, with the latest decision (why a person must look). */
-export const reviewItemSchema = v.object({
-  id: v.number(),
-  status: v.number(),
-  clientId: v.number(),
-  clientName: v.string(),
-  phone: v.string(),
-  /** Centavos. */
-  amount: v.number(),
-  term: v.number(),
-  /** UTC, ISO 8601. */
-  createdAt: v.string(),
-  decision: v.nullable(
-    v.object({
-      outcome: v.string(),
-      reasons: v.array(v.string()),
-      rules: v.array(v.object({ rule: v.string(), passed: v.boolean() })),
-      createdAt: v.string(),
-    }),
-  ),
-})
 
 // ---------------------------------------------------------------------------------------------------------
 // The application

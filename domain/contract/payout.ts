@@ -10,7 +10,7 @@ import { idString } from '../ids'
 import { ibanValidateSchema, payoutSchema, payoutTypes } from '../journey/fields'
 import { safeString } from '../safe-text'
 import { defineContract } from './define'
-import { flowSchema, stepAnswerSchema } from './journey'
+import { flowSchema, stepAnswerSchema } from './journey-answers'
 import { pagingQuery } from './reference'
 
 /** Payout accounts a client may keep: enough for every kind twice over, and a bound on what one client stores. */

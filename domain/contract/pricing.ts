@@ -5,10 +5,11 @@
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../calculator-config'
 import type { CalculatorLoanType } from '../calculator-rules'
-import { type ClientKind, offerSchema, type SequenceType } from '../offer'
-import { promoCodeSchema, promoStatuses } from '../pricing/promo'
+import type { ClientKind, SequenceType } from '../offer'
+import { promoCodeSchema } from '../pricing/promo'
 import { safeString } from '../safe-text'
 import { defineContract } from './define'
+import { pricedOfferSchema, promoAnswerSchema } from './pricing-answers'
 
 export const centavosParam = v.pipe(
   safeString(),
@@ -42,17 +43,6 @@ const promoQuery = v.optional(
 )
 const offerQuery = v.object({ promo_name: promoQuery, optionalFee: optionalFeeQuery })
 
-/** An offer as the offer calls answer it: the Offer of spec section 3 and what became of the promo code asked. */
-export const pricedOfferSchema = v.intersect([
-  offerSchema,
-  v.object({
-    promo: v.nullable(
-      v.object({ code: v.string(), status: v.picklist(promoStatuses), applied: v.boolean() }),
-    ),
-  }),
-])
-export type PricedOffer = v.InferOutput<typeof pricedOfferSchema>
-
 /**
  * The calculator's question to the offer calls: who asks (`kind`; a visitor prices the tab's `sequenceType`),
  * for which loan type, amount (centavos), term (days), with or without the optional package, and a promo code.
@@ -66,13 +56,6 @@ export interface OfferRequest {
   optionalFee: boolean
   promoCode: string | null
 }
-
-export const promoAnswerSchema = v.object({
-  code: v.string(),
-  status: v.picklist(promoStatuses),
-  valid: v.boolean(),
-})
-export type PromoAnswer = v.InferOutput<typeof promoAnswerSchema>
 
 export const getCalculatorConfig = defineContract({
   method: 'get',

@@ -8,7 +8,7 @@ import * as v from 'valibot'
 import { idDocumentSides, identityDocumentSchema, journeyMessageKeys as k } from '../journey/fields'
 import { uploadMimeTypes } from '../journey/uploads'
 import { defineContract } from './define'
-import { flowSchema, stepAnswerSchema } from './journey'
+import { flowSchema, stepAnswerSchema } from './journey-answers'
 
 /**
  * An upload takes up to the default 10 MB file plus room for the multipart envelope; the configured

@@ -7,7 +7,7 @@ import * as v from 'valibot'
 import { bankDataImportSchema } from '../journey/bank-data'
 import { safeString } from '../safe-text'
 import { defineContract } from './define'
-import { flowSchema, stepAnswerSchema } from './journey'
+import { flowSchema, stepAnswerSchema } from './journey-answers'
 
 export const verificationStatuses = ['created', 'approved', 'declined', 'resubmission_requested'] as const
 

@@ -5,7 +5,7 @@
 import type { Context, Hono } from 'hono'
 import { TrieRouter } from 'hono/router/trie-router'
 import * as v from 'valibot'
-import type { AnyContract, Contract, HandlerInput } from '../../domain/contract/define'
+import type { AnyContract, HandlerInput } from '../../domain/contract/define'
 import { toViolations } from '../../domain/contract/wire'
 import { UNSAFE_TEXT_MESSAGE, unsafeValuePaths } from '../../domain/safe-text'
 import { authenticate } from '../auth/authenticate'

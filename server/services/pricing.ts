@@ -6,7 +6,7 @@
  */
 import { and, count, eq, sql } from 'drizzle-orm'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../domain/calculator-config'
-import type { PricedOffer } from '../../domain/contract/pricing'
+import type { PricedOffer } from '../../domain/contract/pricing-answers'
 import { DomainError, invalid } from '../../domain/errors'
 import type { ClientKind } from '../../domain/offer'
 import {

@@ -170,21 +170,7 @@ export function createApiClient(hooks: ApiHooks) {
     return (await request(contract.method.toUpperCase(), path, sent)).data as AnswerOf<C>
   }
 
-  return {
-    call,
-    // Being replaced by `call` (docs/decisions/0023-one-contract.md); tests/web/one-contract.test.ts finds what is left.
-    get: async <T>(path: string, options?: RequestOptions) => (await request<T>('GET', path, options)).data,
-    post: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
-      (await request<T>('POST', path, { ...options, body })).data,
-    put: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
-      (await request<T>('PUT', path, { ...options, body })).data,
-    patch: async <T>(path: string, body?: unknown, options?: RequestOptions) =>
-      (await request<T>('PATCH', path, { ...options, body })).data,
-    delete: async <T>(path: string, options?: RequestOptions) =>
-      (await request<T>('DELETE', path, options)).data,
-    blob: (path: string, options: RequestOptions = {}) => blob(path, options),
-    page: <T>(path: string, options: RequestOptions = {}) => page<T>(path, options),
-  }
+  return { call }
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>

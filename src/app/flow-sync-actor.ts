@@ -9,9 +9,6 @@ import type { ApplicationFacts } from '../../domain/journey/destinations'
 import { type FlowAnswer, readFlow, type UnrecognisedFlow } from '../../domain/journey/routing'
 import { flowSyncMachine } from '../../machines/flow-sync.machine'
 
-export const FLOW_PATH = '/private/client/flow'
-export const ACTUAL_APPLICATION_PATH = '/private/client/application/actual'
-
 export interface FlowSyncActorOptions {
   /** `GET /web/private/client/flow`; the signal aborts when a newer request or a logout supersedes it. */
   getFlow: (signal: AbortSignal) => Promise<unknown>

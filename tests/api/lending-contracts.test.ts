@@ -15,7 +15,7 @@ import { adminToken, aMinuteLater, applyBody, readyClient, runJobs } from './len
 
 const isContract = (value: unknown): value is AnyContract =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value
-const contracts = Object.values(lending).filter(isContract)
+const contracts: AnyContract[] = Object.values(lending as Record<string, unknown>).filter(isContract)
 
 type Schema = v.GenericSchema & {
   type: string

@@ -46,7 +46,10 @@ const planted: Record<string, { code: string; rule: 'noRestrictedImports' | 'noR
       rule: 'noRestrictedImports',
     },
     'server/providers/http.ts': { code: "import { a } from '../http/context'", rule: 'noRestrictedImports' },
-    'server/services/react.ts': { code: "import { useState as a } from 'react'", rule: 'noRestrictedImports' },
+    'server/services/react.ts': {
+      code: "import { useState as a } from 'react'",
+      rule: 'noRestrictedImports',
+    },
     // Allowed: the layers below, a feature's own files, shared UI.
     'machines/allowed.ts': {
       code: "import { a } from '../domain/money'\nimport { setup } from 'xstate'",

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { stripContractDocs, stripDescriptions } from '../../scripts/vite-strip-descriptions'
+import {
+  markDomainValuesPure,
+  stripContractDocs,
+  stripDescriptions,
+} from '../../scripts/vite-strip-descriptions'
 
 describe('the production build drops statechart descriptions', () => {
   it('removes description properties with string values, and their commas', () => {
@@ -69,5 +73,26 @@ describe('the production build drops what only the server reads from the contrac
     const ts = (await import('typescript')).default
     const diagnostics = ts.transpileModule(out, { reportDiagnostics: true }).diagnostics ?? []
     expect(diagnostics).toEqual([])
+  })
+})
+
+describe('the production build marks the values of domain modules pure', () => {
+  it('wraps module-level const values in a pure call, leaving functions, literals and inner code alone', () => {
+    const code = [
+      'export const schema = v.object({ ...other.entries })',
+      'export const limit = 5',
+      'export const check = (x: number) => x > 1',
+      'function f() {',
+      '  const inner = g()',
+      '  return inner',
+      '}',
+      'let counter = start()',
+    ].join('\n')
+    const out = markDomainValuesPure(code)
+    expect(out).toContain('export const schema = /* @__PURE__ */ (() => (v.object({ ...other.entries })))()')
+    expect(out).toContain('export const limit = 5')
+    expect(out).toContain('export const check = (x: number) => x > 1')
+    expect(out).toContain('  const inner = g()')
+    expect(out).toContain('let counter = start()')
   })
 })

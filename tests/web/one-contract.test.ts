@@ -51,7 +51,7 @@ function literalsOf(file: string): { text: string; line: number }[] {
 }
 
 /** A path of the API: what only domain/contract/ may write. */
-export const API_PATH = /^\/(web|private|public)\//
+const API_PATH = /^\/(web|private|public)\//
 
 describe('the browser writes no API path of its own', () => {
   it('finds the pattern where it is', () => {
@@ -59,7 +59,9 @@ describe('the browser writes no API path of its own', () => {
     expect(API_PATH.test('/web/openapi.json')).toBe(true)
     expect(API_PATH.test('/public/arithmetic/offer/stl/first')).toBe(true)
     expect(API_PATH.test('/profile/my-loan')).toBe(false)
-    const inContract = literalsOf(join(root, 'domain/contract/pricing.ts')).filter((l) => API_PATH.test(l.text))
+    const inContract = literalsOf(join(root, 'domain/contract/pricing.ts')).filter((l) =>
+      API_PATH.test(l.text),
+    )
     expect(inContract.length).toBeGreaterThan(3)
   })
 
@@ -82,7 +84,12 @@ async function contractsOfDomain(): Promise<Map<AnyContract, string>> {
     const module = (await import(join(dir, name))) as Record<string, unknown>
     for (const [exported, value] of Object.entries(module)) {
       const candidate = value as Partial<AnyContract> | null
-      if (candidate && typeof candidate === 'object' && typeof candidate.path === 'string' && candidate.method)
+      if (
+        candidate &&
+        typeof candidate === 'object' &&
+        typeof candidate.path === 'string' &&
+        candidate.method
+      )
         contracts.set(value as AnyContract, `${name.replace(/\.ts$/, '')}.${exported}`)
     }
   }
@@ -126,9 +133,9 @@ const wireTypes: Record<string, string> = {
   Envelope: 'domain/contract/wire.ts',
   ApiFailure: 'domain/contract/wire.ts',
   ApiError: 'src/api/client.ts',
-  PricedOffer: 'domain/contract/pricing.ts',
+  PricedOffer: 'domain/contract/pricing-answers.ts',
   OfferRequest: 'domain/contract/pricing.ts',
-  PromoAnswer: 'domain/contract/pricing.ts',
+  PromoAnswer: 'domain/contract/pricing-answers.ts',
 }
 
 describe('each wire type is defined once', () => {

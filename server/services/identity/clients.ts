@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto'
 import { eq, or } from 'drizzle-orm'
-import type { ClientView } from '../../../domain/contract/identity'
+import type { ClientView } from '../../../domain/contract/identity-answers'
 import { DomainError, invalid } from '../../../domain/errors'
 import { consentVersions, messageKeys, type SignUp } from '../../../domain/identity'
 import { clientStatus } from '../../../domain/journey/routing'

@@ -3,7 +3,7 @@
  * runs inside a journey transaction (`tx`), after its input was validated.
  */
 import { and, count, eq } from 'drizzle-orm'
-import type { RegistrationData } from '../../../domain/contract/journey'
+import type { RegistrationData } from '../../../domain/contract/journey-answers'
 import type { Violation } from '../../../domain/contract/wire'
 import { DomainError, invalid } from '../../../domain/errors'
 import type { Address, Details, Employment, Geo, Reference } from '../../../domain/journey/fields'

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, count, eq, isNull, ne, sql } from 'drizzle-orm'
-import type { UploadConfigAnswer } from '../../../domain/contract/journey'
+import type { UploadConfigAnswer } from '../../../domain/contract/journey-answers'
 import type { DocumentAnswer, IdPhotoAnswer } from '../../../domain/contract/uploads'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
 import {

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto'
 import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
-import type { Application } from '../../../domain/contract/lending'
-import type { PricedOffer } from '../../../domain/contract/pricing'
+import type { Application } from '../../../domain/contract/lending-answers'
+import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import type { Violation } from '../../../domain/contract/wire'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { ClientKind } from '../../../domain/offer'

@@ -5,8 +5,8 @@
  * PUT /finish retries the same disbursement with the payout account then selected.
  */
 import { and, eq, sql } from 'drizzle-orm'
-import { type ActiveLoan, documentTypes } from '../../../domain/contract/lending'
-import type { PricedOffer } from '../../../domain/contract/pricing'
+import { type ActiveLoan, documentTypes } from '../../../domain/contract/lending-answers'
+import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import { DomainError } from '../../../domain/errors'
 import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'

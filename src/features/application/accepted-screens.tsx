@@ -4,7 +4,7 @@
  * All three read GET /private/client/application/actual.
  */
 import { Link } from '@tanstack/react-router'
-import type { Application } from '../../../domain/contract/lending'
+import type { Application } from '../../../domain/contract/lending-answers'
 import { formatPhp } from '../../../domain/money'
 import { fmt, useMessages } from '../../i18n/messages'
 import { Figures, QueryGate, ScreenFrame } from './parts'

@@ -5,15 +5,16 @@
  */
 import * as v from 'valibot'
 import { fromPromise } from 'xstate'
+import * as lending from '../../../domain/contract/lending'
 import type {
   ActiveLoan,
   Application,
   ApplicationStatusAnswer,
   DocumentType,
   RenderedDocuments,
-} from '../../../domain/contract/lending'
-import * as lending from '../../../domain/contract/lending'
-import { type PricedOffer, pricedOfferSchema } from '../../../domain/contract/pricing'
+} from '../../../domain/contract/lending-answers'
+import * as answers from '../../../domain/contract/lending-answers'
+import { type PricedOffer, pricedOfferSchema } from '../../../domain/contract/pricing-answers'
 import type { DecisionApplication, OfferCall } from '../../../domain/offer-decision'
 import type { ApplicationStatusFacts } from '../../../machines/application-wait.machine'
 import type { CodeSent } from '../../../machines/code-request.machine'
@@ -32,7 +33,7 @@ export async function getActualApplication(api: ApiClient, signal?: AbortSignal)
   if (answer === null || answer === undefined) {
     throw Object.assign(new Error('No application'), { code: 'applicationNotFound' })
   }
-  return v.parse(lending.applicationSchema, answer)
+  return v.parse(answers.applicationSchema, answer)
 }
 
 export async function getActualStatus(
@@ -40,7 +41,7 @@ export async function getActualStatus(
   signal?: AbortSignal,
 ): Promise<ApplicationStatusAnswer> {
   return v.parse(
-    lending.applicationStatusSchema,
+    answers.applicationStatusSchema,
     await api.call(lending.getActualApplicationStatus, {}, { signal }),
   )
 }
@@ -53,12 +54,12 @@ export async function getActualOffer(api: ApiClient, id: number, signal?: AbortS
 }
 
 export async function getActiveLoan(api: ApiClient, signal?: AbortSignal): Promise<ActiveLoan | null> {
-  return v.parse(lending.activeLoanSchema, await api.call(lending.getActiveLoan, {}, { signal }))
+  return v.parse(answers.activeLoanSchema, await api.call(lending.getActiveLoan, {}, { signal }))
 }
 
 /** Renders the agreement and the disclosure statement for the approved application (status 2). */
 export async function renderDocuments(api: ApiClient): Promise<RenderedDocuments> {
-  return v.parse(lending.renderedDocumentsSchema, await api.call(lending.renderDocuments))
+  return v.parse(answers.renderedDocumentsSchema, await api.call(lending.renderDocuments))
 }
 
 /** A PDF of the newest application, as rendered (and signed). */

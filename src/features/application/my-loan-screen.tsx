@@ -3,7 +3,7 @@
  * its parts, the due date ('MMM DD, YYYY', Asia/Manila) and the days left (the invoice's dueDays).
  */
 import { Link } from '@tanstack/react-router'
-import type { ActiveLoan } from '../../../domain/contract/lending'
+import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import { formatPhp } from '../../../domain/money'
 import { fmt, useMessages } from '../../i18n/messages'
 import { formatLongDate } from './format'

@@ -11,13 +11,13 @@ import { type ReactNode, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { type Actor, fromPromise, waitFor } from 'xstate'
 import {
-  type ClientView,
   changeEmail,
   changePassword,
   changePhone,
   sendChangeEmailCode,
   sendChangePhoneCode,
 } from '../../../domain/contract/identity'
+import type { ClientView } from '../../../domain/contract/identity-answers'
 import {
   changeEmailSendCodeSchema,
   changePasswordSchema,

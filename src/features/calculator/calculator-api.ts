@@ -11,11 +11,10 @@ import {
   getClientOffer,
   getGuestOffer,
   type OfferRequest,
-  type PricedOffer,
-  type PromoAnswer,
   validateClientPromo,
   validateGuestPromo,
 } from '../../../domain/contract/pricing'
+import type { PricedOffer, PromoAnswer } from '../../../domain/contract/pricing-answers'
 import type { Offer } from '../../../domain/offer'
 import { OfferRefusedError } from '../../../machines/calculator.machine'
 import type { ApiClient } from '../../api/client'

@@ -7,7 +7,7 @@
 import { useActorRef, useSelector } from '@xstate/react'
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { type CalculatorTab, calculatorTabs, LOGIN_SUBMIT_LABEL } from '../../../domain/calculator-rules'
-import type { PricedOffer } from '../../../domain/contract/pricing'
+import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import {
   type CalculatorClient,
   calculatorMachine,

@@ -5,7 +5,8 @@
  */
 import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
-import { type ClientView, getClient } from '../../../domain/contract/identity'
+import { getClient } from '../../../domain/contract/identity'
+import type { ClientView } from '../../../domain/contract/identity-answers'
 import { type CalculatorClient, guestClient } from '../../../machines/calculator.machine'
 import { useApi } from '../../app/app-context'
 

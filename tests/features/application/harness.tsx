@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useState } from 'react'
 import { vi } from 'vitest'
-import type { PricedOffer } from '../../../domain/contract/pricing'
+import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import type { ApiClient } from '../../../src/api/client'
 import { AppServicesProvider } from '../../../src/app/app-context'
 import { createApplicationServices } from '../../../src/app/application-services'

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { PricedOffer } from '../../../domain/contract/pricing'
+import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import { ApiError } from '../../../src/api/client'
 import { MyLoanScreen } from '../../../src/features/application/my-loan-screen'
 import { SummaryScreen, signErrorKey } from '../../../src/features/application/summary-screen'

@@ -1,0 +1,26 @@
+/**
+ * What the offer and promo-code calls answer, apart from the contracts in pricing.ts: the application screens
+ * parse a priced offer in the browser, and a module is bundled whole, so the home page's calculator, which only
+ * calls, does not carry the schemas (docs/decisions/0023-one-contract.md).
+ */
+import * as v from 'valibot'
+import { offerSchema } from '../offer'
+import { promoStatuses } from '../pricing/promo'
+
+/** An offer as the offer calls answer it: the Offer of spec section 3 and what became of the promo code asked. */
+export const pricedOfferSchema = v.intersect([
+  offerSchema,
+  v.object({
+    promo: v.nullable(
+      v.object({ code: v.string(), status: v.picklist(promoStatuses), applied: v.boolean() }),
+    ),
+  }),
+])
+export type PricedOffer = v.InferOutput<typeof pricedOfferSchema>
+
+export const promoAnswerSchema = v.object({
+  code: v.string(),
+  status: v.picklist(promoStatuses),
+  valid: v.boolean(),
+})
+export type PromoAnswer = v.InferOutput<typeof promoAnswerSchema>
