@@ -18,6 +18,7 @@ import {
   seedFirstUser,
 } from '../../server/services/identity/users'
 import { createTestApp } from '../support/app'
+import { contractsOf } from '../support/contract-answers'
 import {
   type CallOptions,
   call,
@@ -34,9 +35,7 @@ import {
 } from './identity-helpers'
 
 const modules = { identity, backOffice, affiliate, environment, health }
-const isContract = (value: unknown): value is AnyContract =>
-  typeof value === 'object' && value !== null && 'method' in value && 'path' in value
-const contracts = Object.values(modules).flatMap((module) => Object.values(module).filter(isContract))
+const contracts = Object.values(modules).flatMap((module) => contractsOf(module))
 
 interface Input {
   params?: Record<string, string | number>

@@ -9,6 +9,7 @@ import * as uploads from '../../domain/contract/uploads'
 import * as verification from '../../domain/contract/verification'
 import { bankDataAttempt, clientProfile, disbursementEntry } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
+import { contractsOf, type Schema, unnamedKeys } from '../support/contract-answers'
 import { type Answer, call, type TestApp, verifiedClient } from './identity-helpers'
 import {
   ARGAO,
@@ -387,41 +388,8 @@ describe('bank data (sandbox: the outcome follows the credentials)', () => {
  * sends (valibot's objects drop unnamed keys silently, so the names are checked on their own).
  */
 describe('journey answers match their contracts', () => {
-  type Schema = v.GenericSchema & {
-    type: string
-    entries?: Record<string, Schema>
-    item?: Schema
-    wrapped?: Schema
-    options?: Schema[]
-    pipe?: Schema[]
-  }
-
-  /** The dotted paths of the object keys in `data` that `schema` does not name (a record names any key). */
-  function unnamedKeys(schema: Schema, data: unknown, at = ''): string[] {
-    if (data === null || typeof data !== 'object') return []
-    const inner = schema.pipe?.[0] ?? schema
-    switch (inner.type) {
-      case 'nullable':
-      case 'optional':
-        return unnamedKeys(inner.wrapped!, data, at)
-      case 'array':
-        return (data as unknown[]).flatMap((item, i) => unnamedKeys(inner.item!, item, `${at}[${i}]`))
-      case 'object':
-        return Object.entries(data).flatMap(([key, value]) =>
-          inner.entries![key] ? unnamedKeys(inner.entries![key], value, `${at}.${key}`) : [`${at}.${key}`],
-        )
-      default:
-        return []
-    }
-  }
-
   const modules = [journey, uploads, verification, payout, reference]
-  const contracts = modules.flatMap((module) =>
-    Object.values(module).filter(
-      (value): value is AnyContract =>
-        typeof value === 'object' && value !== null && 'method' in value && 'path' in value,
-    ),
-  )
+  const contracts = modules.flatMap((module) => contractsOf(module))
   const answered = new Set<AnyContract>()
 
   /** Calls a contract as the browser's caller would, and checks the answer against its response schema. */

@@ -9,54 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnyContract, pathOf } from '../../domain/contract/define'
 import * as lending from '../../domain/contract/lending'
 import { createTestApp } from '../support/app'
+import { contractsOf, type Schema, unnamedKeys } from '../support/contract-answers'
 import { type CallOptions, call, lastCode, type SignedUp, type TestApp } from './identity-helpers'
 import { seedSmallPsgc } from './journey-helpers'
 import { adminToken, aMinuteLater, applyBody, readyClient, runJobs } from './lending-helpers'
 
-const isContract = (value: unknown): value is AnyContract =>
-  typeof value === 'object' && value !== null && 'method' in value && 'path' in value
-const contracts: AnyContract[] = Object.values(lending as Record<string, unknown>).filter(isContract)
-
-type Schema = v.GenericSchema & {
-  type: string
-  entries?: Record<string, Schema>
-  item?: Schema
-  wrapped?: Schema
-  options?: Schema[]
-  pipe?: Schema[]
-}
-
-/** The dotted paths of the object keys in `data` that `schema` does not name (a record names any key). */
-function unnamedKeys(schema: Schema, data: unknown, at = ''): string[] {
-  if (data === null || data === undefined || typeof data !== 'object') return []
-  const inner = schema.pipe?.[0] ?? schema
-  switch (inner.type) {
-    case 'nullable':
-    case 'optional':
-    case 'nullish':
-      return unnamedKeys(inner.wrapped!, data, at)
-    case 'array':
-      return (data as unknown[]).flatMap((item, i) => unnamedKeys(inner.item!, item, `${at}[${i}]`))
-    case 'union':
-    case 'intersect': {
-      // A union answers as its closest option; an intersection names what any of its parts names.
-      const misses = inner.options!.map((option) => unnamedKeys(option, data, at))
-      return inner.type === 'union'
-        ? misses.reduce((closest, m) => (m.length < closest.length ? m : closest))
-        : misses.reduce((common, m) => common.filter((path) => m.includes(path)))
-    }
-    case 'object':
-    case 'loose_object':
-    case 'strict_object': {
-      const entries = inner.entries!
-      return Object.entries(data).flatMap(([key, value]) =>
-        key in entries ? unnamedKeys(entries[key]!, value, `${at}.${key}`) : [`${at}.${key}`],
-      )
-    }
-    default:
-      return []
-  }
-}
+const contracts = contractsOf(lending)
 
 interface Input {
   params?: Record<string, string | number>

@@ -4,27 +4,12 @@
  * anything else (captchaToken, a limit, a blocked account) becomes the form's own error.
  */
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form'
+import { type ApiFailure, isApiFailure, type Violation } from '../../../domain/contract/wire'
 
-export interface ServerViolation {
-  propertyPath: string
-  message: string
-}
-
-export interface ServerFailure {
-  status: number
-  code: string
-  message: string
-  violations: ServerViolation[]
-}
-
-export function isServerFailure(error: unknown): error is ServerFailure {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as ServerFailure).status === 'number' &&
-    Array.isArray((error as ServerFailure).violations)
-  )
-}
+/** A refused call as a form reads it: the wire's failure (domain/contract/wire.ts), under the forms' names. */
+export type ServerFailure = ApiFailure
+export type ServerViolation = Violation
+export const isServerFailure = isApiFailure
 
 /**
  * Puts each violation on its field; answers the message key for the form-level error, or null when every
