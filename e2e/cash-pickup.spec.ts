@@ -10,8 +10,9 @@ import { adminToken, lastCode, readyClient } from './clients'
 import { logInAndApply } from './journey-steps'
 
 /**
- * On /registration/summary: asks for the signing code (one SMS code a minute per phone: within a minute of the
- * sign-up SMS the screen counts the wait down and offers the button again) and signs with it.
+ * On /registration/summary: asks for the signing code (one SMS code a minute per phone, a second on the e2e
+ * server: too soon after the sign-up SMS the screen counts the wait down and offers the button again) and signs
+ * with it.
  */
 async function sign(page: Page, readCode: () => Promise<string>) {
   await expect(page).toHaveURL(/\/registration\/summary$/, { timeout: 30_000 })

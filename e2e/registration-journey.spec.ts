@@ -16,7 +16,7 @@ import {
   type Page,
   test,
 } from '@playwright/test'
-import { adminToken, lastCode } from './clients'
+import { adminToken, lastCode, uniqueEmail, uniquePhone } from './clients'
 import { watchConsole } from './support'
 
 /** A small valid PNG (a 2x2 grey square) made here, so the upload's bytes really are an image. */
@@ -99,12 +99,10 @@ async function chooseFirst(select: Locator) {
   await select.selectOption(value!)
 }
 
-const uniquePhone = () => `0917${String(Date.now()).slice(-7)}`
-
 /** From the calculator to a verified phone, through the sign-up screen. */
 async function signUpFromCalculator(page: Page, request: APIRequestContext, admin: string) {
   const phone = uniquePhone()
-  const email = `e2e.journey.${Date.now()}@example.ph`
+  const email = uniqueEmail('journey')
   const password = 'Secret123'
 
   await page.goto('/')
