@@ -195,8 +195,6 @@ async function walkToIdentityCheck(page: Page, request: APIRequestContext, lastN
   await page.getByRole('button', { name: 'Check the result' }).click()
 }
 
-test.describe.configure({ mode: 'serial' })
-
 test('a new visitor goes from the calculator through every registration step to apply', async ({
   page,
   request,
