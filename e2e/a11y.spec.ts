@@ -11,8 +11,9 @@
  * finding of a group is listed before the test fails, so one run shows them all.
  */
 import AxeBuilder from '@axe-core/playwright'
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { logInAsClient, presentDevice, readyClient, submitBackOfficeLogin } from './clients'
+import { expect, test } from './fixtures'
 import { publicRoutes, slugRoutes } from './routes'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
 

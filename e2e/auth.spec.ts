@@ -7,7 +7,6 @@
  * the device the e2e server trusts (SANDBOX_ADMIN_DEVICE_ID, refused in production). The token refresh interval
  * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
  */
-import { expect, test } from '@playwright/test'
 import {
   adminToken,
   lastCode,
@@ -18,6 +17,7 @@ import {
   uniquePhone,
   useDemoDevice,
 } from './clients'
+import { expect, test } from './fixtures'
 import { E2E_ADMIN } from './sandbox'
 import { watchConsole } from './support'
 

@@ -5,8 +5,9 @@
  * signs with the code the admin reads on the sandbox outbox screen, ending with the active loan on my loan.
  * Also: the sandbox router sets and removes the QA cookie.
  */
-import { type Browser, expect, type Page, test } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { presentDevice, readyClient, submitBackOfficeLogin } from './clients'
+import { expect, test } from './fixtures'
 import { logInAndApply, signAndSeeLoan } from './journey-steps'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
 import { watchConsole } from './support'

@@ -5,8 +5,9 @@
  * for the tmc_page step, whose destination is a choice on "the payout is a cash pickup and its pickup number
  * exists" (domain/journey/destinations.ts); without it the client landed on /application/accepted.
  */
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { adminToken, lastCode, readyClient } from './clients'
+import { expect, test } from './fixtures'
 import { logInAndApply } from './journey-steps'
 
 /**

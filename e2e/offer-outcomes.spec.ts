@@ -9,8 +9,9 @@
  * Each test registers its own client over the API (e2e/clients.ts) and applies for the apply page's defaults,
  * PHP 5 000 for 30 days.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { adminToken, logInAsClient, readyClient } from './clients'
+import { expect, test } from './fixtures'
 import { applyInBrowser, logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
 
 /** The sandbox scoring decides by the first name; "Refuse" is an increase the client refuses. */

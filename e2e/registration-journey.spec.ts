@@ -8,15 +8,9 @@
  * verification decided by the last name ("Declined" is declined), bank linking with `sandbox` / `sandbox`.
  */
 import { deflateSync } from 'node:zlib'
-import {
-  type APIRequestContext,
-  type BrowserContext,
-  expect,
-  type Locator,
-  type Page,
-  test,
-} from '@playwright/test'
+import type { APIRequestContext, BrowserContext, Locator, Page } from '@playwright/test'
 import { adminToken, lastCode, uniqueEmail, uniquePhone } from './clients'
+import { expect, test } from './fixtures'
 import { watchConsole } from './support'
 
 /** A small valid PNG (a 2x2 grey square) made here, so the upload's bytes really are an image. */
