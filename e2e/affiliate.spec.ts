@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures'
 import { expectLayout, watchConsole } from './support'
 
 // The demo lead seeded on every non-production database (README, "Affiliate lead"; docs/decisions/0014).

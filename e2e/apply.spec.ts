@@ -3,8 +3,8 @@
  * Applying, with every decision outcome through to the loan, is e2e/offer-outcomes.spec.ts; those tests use
  * clients of their own, since the demo client is shared by the other tests of the run (one database per run).
  */
-import { expect, test } from '@playwright/test'
 import { logInAsClient, useDemoDevice } from './clients'
+import { expect, test } from './fixtures'
 import { watchConsole } from './support'
 
 test('the demo client logs in and lands on the apply page of its step', async ({ page }) => {

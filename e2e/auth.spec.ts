@@ -7,19 +7,19 @@
  * the device the e2e server trusts (SANDBOX_ADMIN_DEVICE_ID, refused in production). The token refresh interval
  * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
  */
-import { expect, test } from '@playwright/test'
 import {
   adminToken,
   lastCode,
-  preparedSignedUpClient,
+  signUpClient,
   submitBackOfficeLogin,
   submitClientLogin,
+  uniqueEmail,
+  uniquePhone,
   useDemoDevice,
 } from './clients'
+import { expect, test } from './fixtures'
 import { E2E_ADMIN } from './sandbox'
 import { watchConsole } from './support'
-
-const uniquePhone = () => `0917${String(Date.now()).slice(-7)}`
 
 test.describe.configure({ mode: 'serial' })
 
@@ -31,7 +31,7 @@ test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin 
   const errors = watchConsole(page)
   const admin = await adminToken(request)
   const phone = uniquePhone()
-  const email = `e2e.${Date.now()}@example.ph`
+  const email = uniqueEmail('visitor')
   const password = 'Secret123'
   // A short refresh interval for this browser only (the app reads it at start-up).
   await page.addInitScript(() => localStorage.setItem('hiram:auth-refresh-ms', '2000'))
@@ -104,7 +104,7 @@ test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin 
   await page.getByLabel('New mobile number').fill(phone)
   await page.getByRole('button', { name: 'Send the code' }).click()
   await expect(page.locator('[data-error-key="phone-error-taken"]')).toBeVisible()
-  const newPhone = `0918${String(Date.now()).slice(-7)}`
+  const newPhone = uniquePhone()
   await page.getByLabel('New mobile number').fill(newPhone)
   await page.getByRole('button', { name: 'Send the code' }).click()
   await expect(page.getByText(`We sent a 3-digit code to ${newPhone}.`)).toBeVisible()
@@ -150,10 +150,10 @@ test('password recovery, a changed password, and a single-link session that sees
 }) => {
   test.setTimeout(120_000)
   const admin = await adminToken(request)
-  // A client signed up over the API by the setup project (sign-up through the page is covered above). Its
-  // sign-up SMS held the number's one-code-a-minute budget until nextCodeAt; the single link below waits for it
-  // if the time has not passed yet.
-  const client = await preparedSignedUpClient(request)
+  // A client signed up over the API (sign-up through the page is covered above). Its sign-up SMS holds the
+  // number's code interval until nextCodeAt (a second on the e2e server); the single link below waits for it if
+  // the time has not passed yet.
+  const client = await signUpClient(request, 'First123')
   const { phone, email, nextCodeAt } = client
 
   // Recovery of the demo client (no code sent to it yet in this run): a code by SMS, then code + new password.
@@ -198,7 +198,7 @@ test('password recovery, a changed password, and a single-link session that sees
   await page.getByLabel('New e-mail').fill(email)
   await page.getByRole('button', { name: 'Send the code' }).click()
   await expect(page.locator('[data-error-key="email-error-taken"]')).toBeVisible()
-  const newEmail = `e2e.new.${Date.now()}@example.ph`
+  const newEmail = uniqueEmail('new')
   await page.getByLabel('New e-mail').fill(newEmail)
   await page.getByRole('button', { name: 'Send the code' }).click()
   await expect(page.getByText(`We sent a 3-digit code to ${newEmail}.`)).toBeVisible()

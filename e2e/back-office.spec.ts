@@ -5,8 +5,9 @@
  * signs with the code the admin reads on the sandbox outbox screen, ending with the active loan on my loan.
  * Also: the sandbox router sets and removes the QA cookie.
  */
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { preparedClient, presentDevice, submitBackOfficeLogin } from './clients'
+import type { Browser, Page } from '@playwright/test'
+import { presentDevice, readyClient, submitBackOfficeLogin } from './clients'
+import { expect, test } from './fixtures'
 import { logInAndApply, signAndSeeLoan } from './journey-steps'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
 import { watchConsole } from './support'
@@ -40,7 +41,7 @@ test('manual verification: an admin approves the application in the back office,
   browser,
 }) => {
   test.setTimeout(150_000)
-  const client = await preparedClient(request, 'manual')
+  const client = await readyClient(request, 'Manual')
   await logInAndApply(page, client, /\/application\/manual-verification$/)
   await expect(
     page.getByRole('heading', { level: 1, name: 'We are reviewing your application' }),

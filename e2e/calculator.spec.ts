@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
-import { expect, type Page, type Request, test } from '@playwright/test'
+import type { Page, Request } from '@playwright/test'
 import { logInAsClient, readyClient } from './clients'
+import { expect, test } from './fixtures'
 import { watchConsole } from './support'
 
 const OFFER_PATH = /\/web\/public\/arithmetic\/offer\/stl\//

@@ -3,9 +3,6 @@
  * ready-to-apply step (no_loan_page), so a test that applies never changes the shared demo client. Codes come
  * from the sandbox outbox with the back-office token of the trusted sandbox device (e2e/sandbox.ts).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type APIRequestContext, expect, type Page } from '@playwright/test'
 import { E2E_ADMIN, E2E_ADMIN_DEVICE_ID } from './sandbox'
 
@@ -39,17 +36,25 @@ export async function lastCode(
 
 let sequence = 0
 /**
- * Playwright runs two workers (playwright.config.ts: the axe project beside the rest), each with its own
- * sequence: the worker's index keeps their phones (0919…, 0918…) and e-mails apart.
+ * Playwright runs several workers at once (playwright.config.ts), each with its own sequence: the worker's
+ * parallel index in the number (09WW…, two digits) and the e-mail keeps them apart. A worker started again after
+ * a failure has the same index and a later clock.
  */
-const worker = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % 2
-export const uniquePhone = () => `091${9 - worker}${String(Date.now() + sequence++).slice(-7)}`
+const worker = Number(process.env.TEST_PARALLEL_INDEX ?? 0)
+const next = () => Date.now() + sequence++
+/** A mobile number no other test of the run uses (the seeded demo numbers are 0917…). */
+export const uniquePhone = () => `09${String(worker % 100).padStart(2, '0')}${String(next()).slice(-7)}`
+/** An e-mail no other test of the run uses; `tag` says which test made it. */
+export const uniqueEmail = (tag: string) => `e2e.${tag}.${next()}.${worker}@example.ph`
 
 export interface ReadyClient {
   phone: string
   email: string
   password: string
-  /** When the phone may get its next SMS code (one a minute: the sign-up code was the last one). */
+  /**
+   * When the phone may get its next SMS code from a device the client has not used (the sign-up code was the
+   * last one; the e2e server allows one a second, SANDBOX_CODE_INTERVAL_SECONDS in playwright.config.ts).
+   */
   nextCodeAt: string
 }
 
@@ -63,7 +68,7 @@ export interface SignedUpClient extends ReadyClient {
 /** Signs a client up over the API (a fresh phone and e-mail), the phone not verified yet. */
 export async function signUpClient(request: APIRequestContext, password: string): Promise<SignedUpClient> {
   const phone = uniquePhone()
-  const email = `e2e.client.${Date.now()}.${worker}.${sequence++}@example.ph`
+  const email = uniqueEmail('client')
   const created = await request.post('/web/public/client', {
     data: {
       mobilePhone: { number: phone },
@@ -226,57 +231,3 @@ export async function submitBackOfficeLogin(page: Page) {
   await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password)
   await page.getByRole('button', { name: 'Log in' }).click()
 }
-
-/**
- * The clients that sign an agreement in the run, by the test that signs, with the first name that picks the
- * sandbox decision (README, Sandbox). e2e/prepared-clients.setup.ts registers them all before the other tests: a
- * phone gets one SMS code a minute and the sign-up code was the last one, so their minutes run out while the
- * other tests run instead of each signing test waiting its own minute. Listed in the order they sign.
- */
-export const signingClients = {
-  manual: 'Manual',
-  approve: 'Juan',
-  decrease: 'Decrease',
-  special: 'Special',
-  increase: 'Increase',
-  // An increase the client refuses: the scoring sees the first name Increase.
-  refuse: 'Increase',
-  reject: 'Reject',
-} as const
-export type SigningClient = keyof typeof signingClients
-
-/** What the setup registers: the signing clients, and a client only signed up (e2e/auth.spec.ts, single link). */
-export interface PreparedClients {
-  ready: Record<SigningClient, ReadyClient>
-  signedUp: SignedUpClient
-}
-
-/**
- * Where the setup leaves them: a directory of this run, made by playwright.config.ts and handed to the
- * workers in E2E_RUN_DIR (a fresh database per run, so an earlier run's clients could not log in).
- */
-const preparedFile = () => join(process.env.E2E_RUN_DIR ?? tmpdir(), 'prepared-clients.json')
-
-export function savePreparedClients(clients: PreparedClients) {
-  writeFileSync(preparedFile(), JSON.stringify(clients))
-}
-
-function savedClients(): Partial<PreparedClients> {
-  const file = preparedFile()
-  if (!process.env.E2E_RUN_DIR || !existsSync(file)) return {}
-  return JSON.parse(readFileSync(file, 'utf8')) as PreparedClients
-}
-
-/**
- * The client the setup registered for `key`; registered now when the setup did not run (a spec started with
- * --no-deps), in which case signing waits out the client's minute.
- */
-export async function preparedClient(request: APIRequestContext, key: SigningClient): Promise<ReadyClient> {
-  return savedClients().ready?.[key] ?? readyClient(request, signingClients[key])
-}
-
-/** The signed-up client of the setup (password First123), or a new one when the setup did not run. */
-export async function preparedSignedUpClient(request: APIRequestContext): Promise<SignedUpClient> {
-  return savedClients().signedUp ?? signUpClient(request, PREPARED_PASSWORD)
-}
-export const PREPARED_PASSWORD = 'First123'

@@ -6,15 +6,23 @@
  * and a rejection; each signs with the code from the sandbox outbox and ends on my loan. Manual verification is
  * e2e/back-office.spec.ts.
  *
- * Each client applies for the apply page's defaults, PHP 5 000 for 30 days. The clients are registered by the
- * setup project before any spec runs (e2e/prepared-clients.setup.ts): a phone gets one SMS code a minute, and the
- * sign-up code was the last one, so their minutes have run out by the time they sign.
+ * Each test registers its own client over the API (e2e/clients.ts) and applies for the apply page's defaults,
+ * PHP 5 000 for 30 days.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
-import { adminToken, logInAsClient, preparedClient } from './clients'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { adminToken, logInAsClient, readyClient } from './clients'
+import { expect, test } from './fixtures'
 import { applyInBrowser, logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
 
-type Outcome = 'Decrease' | 'Special' | 'Increase' | 'Refuse' | 'Reject'
+/** The sandbox scoring decides by the first name; "Refuse" is an increase the client refuses. */
+const firstNames = {
+  Decrease: 'Decrease',
+  Special: 'Special',
+  Increase: 'Increase',
+  Refuse: 'Increase',
+  Reject: 'Reject',
+} as const
+type Outcome = keyof typeof firstNames
 
 let admin: string
 
@@ -22,12 +30,9 @@ test.beforeAll(async ({ request }) => {
   admin = await adminToken(request)
 })
 
-/**
- * Logs the outcome's client in and applies for the defaults; the decision lands on `decided`. "Refuse" is an
- * increase the client refuses (e2e/clients.ts, signingClients).
- */
+/** Registers a client for the outcome, logs it in and applies for the defaults; the decision lands on `decided`. */
 async function applyAs(page: Page, request: APIRequestContext, outcome: Outcome, decided: RegExp) {
-  const client = await preparedClient(request, outcome.toLowerCase() as Lowercase<Outcome>)
+  const client = await readyClient(request, firstNames[outcome])
   await logInAndApply(page, client, decided)
   return client
 }
@@ -40,7 +45,7 @@ test('approve: the client applies, signs with the SMS code and sees the active l
   request,
 }) => {
   test.setTimeout(120_000)
-  const client = await preparedClient(request, 'approve')
+  const client = await readyClient(request)
   await logInAsClient(page, client.phone, client.password)
   await page.goto('/application/apply')
   await expect(page).toHaveURL(/\/application\/apply$/)

@@ -8,15 +8,9 @@
  * verification decided by the last name ("Declined" is declined), bank linking with `sandbox` / `sandbox`.
  */
 import { deflateSync } from 'node:zlib'
-import {
-  type APIRequestContext,
-  type BrowserContext,
-  expect,
-  type Locator,
-  type Page,
-  test,
-} from '@playwright/test'
-import { adminToken, lastCode } from './clients'
+import type { APIRequestContext, BrowserContext, Locator, Page } from '@playwright/test'
+import { adminToken, lastCode, uniqueEmail, uniquePhone } from './clients'
+import { expect, test } from './fixtures'
 import { watchConsole } from './support'
 
 /** A small valid PNG (a 2x2 grey square) made here, so the upload's bytes really are an image. */
@@ -99,12 +93,10 @@ async function chooseFirst(select: Locator) {
   await select.selectOption(value!)
 }
 
-const uniquePhone = () => `0917${String(Date.now()).slice(-7)}`
-
 /** From the calculator to a verified phone, through the sign-up screen. */
 async function signUpFromCalculator(page: Page, request: APIRequestContext, admin: string) {
   const phone = uniquePhone()
-  const email = `e2e.journey.${Date.now()}@example.ph`
+  const email = uniqueEmail('journey')
   const password = 'Secret123'
 
   await page.goto('/')
@@ -196,8 +188,6 @@ async function walkToIdentityCheck(page: Page, request: APIRequestContext, lastN
   await page.getByRole('button', { name: 'Start identity check' }).click()
   await page.getByRole('button', { name: 'Check the result' }).click()
 }
-
-test.describe.configure({ mode: 'serial' })
 
 test('a new visitor goes from the calculator through every registration step to apply', async ({
   page,

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures'
 
 /**
  * The e2e server runs every adapter on its sandbox provider, so every page shows the sandbox banner

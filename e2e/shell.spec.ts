@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures'
 import { publicRoutes, slugRoutes } from './routes'
 import { expectLayout, watchConsole } from './support'
 

@@ -9,21 +9,31 @@ import { type Database, openDatabase } from './db/client'
 import { DataDirLockedError } from './db/lock'
 import { seedReferenceData } from './db/seed'
 import type { AppDeps } from './deps'
-import { readEnv } from './env'
+import { type Env, EnvError, readEnv } from './env'
 import { createApp } from './http/app'
 import { startHttpServer } from './http/node-server'
 import { createLogger } from './logger'
 import { assertProductionSafe, providersFromEnv } from './providers/from-env'
 import { seedDemoLead } from './services/affiliate/demo-lead'
+import { setCodeResendSeconds } from './services/identity/codes'
 import { seedDemoClient } from './services/identity/demo'
 import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
 import { startLendingWorker } from './services/lending/jobs'
 
-const env = readEnv()
+let env: Env
+try {
+  env = readEnv()
+} catch (error) {
+  if (!(error instanceof EnvError)) throw error
+  console.error(error.message)
+  process.exit(1)
+}
 const logger = createLogger(env.logLevel)
 const production = process.env.NODE_ENV === 'production'
+// Sandbox only (server/env.ts refuses it in production without SANDBOX=1): codes to one target more often.
+if (env.sandboxCodeIntervalSeconds) setCodeResendSeconds(env.sandboxCodeIntervalSeconds)
 
 if (process.argv.includes('--build-if-missing') && !existsSync(join(env.staticDir, 'index.html'))) {
   console.info('Building the web app (first start only)...')
@@ -129,6 +139,10 @@ const server = startHttpServer(app, { port: env.port, hostname: env.host }, (inf
   console.info(
     `  codes        ${consolePrint ? 'printed in this console and ' : ''}listed by GET /web/private/back-office/outbox`,
   )
+  if (env.sandboxCodeIntervalSeconds)
+    console.info(
+      `               one every ${env.sandboxCodeIntervalSeconds} s to a number or e-mail (SANDBOX_CODE_INTERVAL_SECONDS)`,
+    )
   if (providers.sandboxed.includes('captcha'))
     console.info(
       '  captcha      sandbox: any token passes; "sandbox-fail" is refused, "sandbox-risky" asks for a code',

@@ -8,7 +8,8 @@
  * - per target, two budgets of one code a minute (codeMinuteLimit) and CODES_PER_DAY a day (codeDayLimit): one
  *   for requests from a device the owner has trusted before, one for everyone else, so a stranger asking for
  *   codes on someone's number never uses up the owner's (docs/decisions/0006). A stranger also waits a minute
- *   after any code, so cannot replace the owner's fresh code at once.
+ *   after any code, so cannot replace the owner's fresh code at once. (A sandbox may shorten the minute:
+ *   setCodeResendSeconds.)
  * So a number can be guessed at most CODE_MAX_WRONG * CODES_PER_DAY * 2 = 30 times a day out of 1,000 values.
  * Issuing and checking take a per-target advisory lock, so concurrent requests cannot race past the limits.
  */
@@ -22,7 +23,21 @@ import { hitsSince, RateLimited, recordHit, secondsUntil } from './throttle'
 export const CODE_TTL_MINUTES = 10
 export const CODE_MAX_WRONG = 3
 export const CODES_PER_DAY = 5
+/** The wait between two codes to one target: the minute of codeMinuteLimit. */
 export const CODE_RESEND_SECONDS = 60
+
+let resendSeconds = CODE_RESEND_SECONDS
+
+/**
+ * Sandbox only: a shorter wait between two codes to one target, set once at start-up by server/main.ts from
+ * SANDBOX_CODE_INTERVAL_SECONDS (read, and refused in production, by server/env.ts), so end-to-end tests do not
+ * wait out real minutes. The day limit, and so the guessing bound above, stay as they are.
+ */
+export function setCodeResendSeconds(seconds: number) {
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > CODE_RESEND_SECONDS)
+    throw new RangeError(`the code resend wait must be whole seconds from 1 to ${CODE_RESEND_SECONDS}`)
+  resendSeconds = seconds
+}
 
 export type CodePurpose =
   | 'phone_verify'
@@ -75,7 +90,7 @@ async function assertCodeBudget(tx: Tx, target: string, requesterKnown: boolean,
     .where(requesterKnown ? ofClass : eq(verificationCode.target, target))
     .orderBy(desc(verificationCode.createdAt))
     .limit(1)
-  const nextAt = latest && new Date(latest.at.getTime() + CODE_RESEND_SECONDS * 1000)
+  const nextAt = latest && new Date(latest.at.getTime() + resendSeconds * 1000)
   if (nextAt && nextAt > now)
     throw new RateLimited(
       'codeMinuteLimit',
@@ -136,7 +151,7 @@ export async function issueCode(
       createdAt: now,
       expiresAt,
     })
-    return { code, nextCodeAt: new Date(now.getTime() + CODE_RESEND_SECONDS * 1000), expiresAt }
+    return { code, nextCodeAt: new Date(now.getTime() + resendSeconds * 1000), expiresAt }
   })
 }
 
