@@ -8,7 +8,7 @@ import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as affiliate from '../../domain/contract/affiliate'
 import * as backOffice from '../../domain/contract/back-office'
-import { type AnyContract, pathOf } from '../../domain/contract/define'
+import type { AnyContract } from '../../domain/contract/define'
 import * as environment from '../../domain/contract/environment'
 import * as health from '../../domain/contract/health'
 import * as identity from '../../domain/contract/identity'
@@ -21,7 +21,8 @@ import { createTestApp } from '../support/app'
 import { contractsOf } from '../support/contract-answers'
 import {
   type CallOptions,
-  call,
+  type ContractInput,
+  callContract,
   lastCode,
   later,
   newAddress,
@@ -37,32 +38,17 @@ import {
 const modules = { identity, backOffice, affiliate, environment, health }
 const contracts = Object.values(modules).flatMap((module) => contractsOf(module))
 
-interface Input {
-  params?: Record<string, string | number>
-  query?: Record<string, string>
-  body?: unknown
-}
-
 describe('identity, back-office, affiliate, environment and health answers', () => {
   let t: TestApp
   const answered = new Set<AnyContract>()
 
-  /** Calls the contract's method and path (parameters filled in) as the browser's caller would. */
-  const request = (contract: AnyContract, input: Input = {}, options: CallOptions = {}) => {
-    const query = input.query ? `?${new URLSearchParams(input.query)}` : ''
-    return call(
-      t,
-      contract.method.toUpperCase(),
-      `${pathOf(contract, input.params)}${query}`,
-      input.body,
-      options,
-    )
-  }
+  const request = (contract: AnyContract, input: ContractInput = {}, options: CallOptions = {}) =>
+    callContract(t, contract, input, options)
 
   /** The call succeeds with `status`, and its data is exactly what the contract's response schema describes. */
   const expectAnswer = async (
     contract: AnyContract,
-    input: Input = {},
+    input: ContractInput = {},
     options: CallOptions = {},
     status = 200,
   ) => {

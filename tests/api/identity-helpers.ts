@@ -2,8 +2,10 @@
  * Shared steps of the identity API tests: signing up, reading codes from the sandbox outbox (where QA reads them
  * too), and calling the API with a token.
  */
+
 import { randomInt } from 'node:crypto'
 import { and, desc, eq } from 'drizzle-orm'
+import { type AnyContract, pathOf } from '../../domain/contract/define'
 import { outboxMessage } from '../../server/db/schema-identity'
 import type { createTestApp } from '../support/app'
 
@@ -54,6 +56,30 @@ export async function call<T = Record<string, unknown>>(
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return { res, status: res.status, body: (await res.json()) as Answer<T>['body'] }
+}
+
+/** What a call to a contract sends: its path parameters, query and body. */
+export interface ContractInput {
+  params?: Record<string, string | number>
+  query?: Record<string, string>
+  body?: unknown
+}
+
+/** Calls a contract's method and path (parameters filled in, query appended) as the browser's caller would. */
+export function callContract<T = Record<string, unknown>>(
+  t: TestApp,
+  contract: AnyContract,
+  input: ContractInput = {},
+  options: CallOptions = {},
+): Promise<Answer<T>> {
+  const query = input.query ? `?${new URLSearchParams(input.query)}` : ''
+  return call<T>(
+    t,
+    contract.method.toUpperCase(),
+    `${pathOf(contract, input.params)}${query}`,
+    input.body,
+    options,
+  )
 }
 
 /** The token a response hands out in its Authorization header. */

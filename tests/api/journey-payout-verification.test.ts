@@ -10,7 +10,14 @@ import * as verification from '../../domain/contract/verification'
 import { bankDataAttempt, clientProfile, disbursementEntry } from '../../server/db/schema-journey'
 import { createTestApp } from '../support/app'
 import { contractsOf, type Schema, unnamedKeys } from '../support/contract-answers'
-import { type Answer, call, type TestApp, verifiedClient } from './identity-helpers'
+import {
+  type Answer,
+  type ContractInput,
+  call,
+  callContract,
+  type TestApp,
+  verifiedClient,
+} from './identity-helpers'
 import {
   ARGAO,
   address,
@@ -396,13 +403,12 @@ describe('journey answers match their contracts', () => {
   async function answer<T = unknown>(
     contract: AnyContract,
     token: string | undefined,
-    input: { params?: Record<string, string | number>; query?: Record<string, string>; body?: unknown } = {},
+    input: ContractInput = {},
     status = 200,
   ): Promise<T> {
-    const query = input.query ? `?${new URLSearchParams(input.query)}` : ''
-    const path = `${pathOf(contract, input.params)}${query}`
+    const path = pathOf(contract, input.params)
     const body = input.body ?? (contract.method === 'get' || contract.method === 'delete' ? undefined : {})
-    const a = await expectOk(call(t, contract.method.toUpperCase(), path, body, { token }), status)
+    const a = await expectOk(callContract(t, contract, { ...input, body }, { token }), status)
     const schema = contract.response as Schema
     const parsed = v.safeParse(schema, a.body.data)
     expect(

@@ -10,17 +10,18 @@ import { type AnyContract, pathOf } from '../../domain/contract/define'
 import * as lending from '../../domain/contract/lending'
 import { createTestApp } from '../support/app'
 import { contractsOf, type Schema, unnamedKeys } from '../support/contract-answers'
-import { type CallOptions, call, lastCode, type SignedUp, type TestApp } from './identity-helpers'
+import {
+  type CallOptions,
+  type ContractInput,
+  callContract,
+  lastCode,
+  type SignedUp,
+  type TestApp,
+} from './identity-helpers'
 import { seedSmallPsgc } from './journey-helpers'
 import { adminToken, aMinuteLater, applyBody, readyClient, runJobs } from './lending-helpers'
 
 const contracts = contractsOf(lending)
-
-interface Input {
-  params?: Record<string, string | number>
-  query?: Record<string, string>
-  body?: unknown
-}
 
 describe('lending answers', () => {
   let t: TestApp
@@ -33,22 +34,13 @@ describe('lending answers', () => {
   })
   afterAll(() => t.close())
 
-  /** Calls the contract's method and path (parameters filled in) as the browser's caller would. */
-  const request = (contract: AnyContract, input: Input = {}, options: CallOptions = {}) => {
-    const query = input.query ? `?${new URLSearchParams(input.query)}` : ''
-    return call(
-      t,
-      contract.method.toUpperCase(),
-      `${pathOf(contract, input.params)}${query}`,
-      input.body,
-      options,
-    )
-  }
+  const request = (contract: AnyContract, input: ContractInput = {}, options: CallOptions = {}) =>
+    callContract(t, contract, input, options)
 
   /** The call succeeds with `status`, its data parses with the contract's schema, which names all of it. */
   async function expectAnswer<T = Record<string, unknown>>(
     contract: AnyContract,
-    input: Input,
+    input: ContractInput,
     options: CallOptions,
     status = 200,
   ): Promise<T> {
