@@ -15,7 +15,7 @@ import {
   userLogout,
 } from '../../../domain/contract/back-office'
 import { notFound } from '../../../domain/errors'
-import { clearToken, clientAddress, sendToken } from '../../auth/transport'
+import { clientAddress, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
 import { CLIENT_BLOCKED, clientView, findClient, setStatus } from '../../services/identity/clients'
 import { assertCode, checkCode } from '../../services/identity/codes'
@@ -25,9 +25,7 @@ import {
   assertMfaPending,
   completeSecondFactor,
   openSession,
-  refreshSession,
   revokeAllSessions,
-  revokeSession,
   sessionEnded,
 } from '../../services/identity/sessions'
 import { issueSingleLink as issueLink } from '../../services/identity/single-link'
@@ -37,6 +35,7 @@ import type { AppEnv } from '../context'
 import { ok, okPage } from '../envelope'
 import { db, deps } from '../request'
 import { type AnyRoute, implement } from '../route'
+import { answerLogout, answerRefresh } from '../session-answers'
 
 /** The user of a session whose second factor is pending. */
 async function pendingUser(c: Context<AppEnv>) {
@@ -114,18 +113,9 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
     return ok(c, userView(row))
   }),
 
-  implement(refreshUserToken, async (c) => {
-    const { secrets, now } = deps(c)
-    const refreshed = await refreshSession(db(c), secrets.jwtSecret, c.get('principal').sessionId, now())
-    sendToken(c, refreshed.token)
-    return ok(c, { expiresIn: refreshed.expiresIn })
-  }),
+  implement(refreshUserToken, answerRefresh),
 
-  implement(userLogout, async (c) => {
-    await revokeSession(db(c), c.get('principal').sessionId, 'logout')
-    clearToken(c)
-    return ok(c, { loggedOut: true })
-  }),
+  implement(userLogout, answerLogout),
 
   implement(listOutbox, async (c, { query }) => {
     const { page, perPage } = query

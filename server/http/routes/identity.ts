@@ -34,7 +34,7 @@ import {
 import { toViolations } from '../../../domain/contract/wire'
 import { DomainError, invalid } from '../../../domain/errors'
 import { emailSchema, mobilePhoneSchema } from '../../../domain/identity'
-import { clearToken, clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
+import { clientAddress, deviceIdOf, sendToken } from '../../auth/transport'
 import { assertHuman } from '../../providers/captcha'
 import {
   authenticateClient,
@@ -49,18 +49,13 @@ import {
 import * as credentials from '../../services/identity/credentials'
 import { hashDevice, trustDevice } from '../../services/identity/devices'
 import type { SentCode } from '../../services/identity/messages'
-import {
-  assertMfaPending,
-  completeSecondFactor,
-  openSession,
-  refreshSession,
-  revokeSession,
-} from '../../services/identity/sessions'
+import { assertMfaPending, completeSecondFactor, openSession } from '../../services/identity/sessions'
 import { deliverCode, limitPublicCodes, requesterDevice, requesterOf, tryDeliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { currentClient, db, deps } from '../request'
 import { type AnyRoute, implement } from '../route'
+import { answerLogout, answerRefresh } from '../session-answers'
 
 /** The timing fields the `-ts` variants add, as ISO strings. */
 const timing = (sent: SentCode) => ({
@@ -296,18 +291,9 @@ export const identityRoutes: AnyRoute[] = [
 
   implement(getClient, async (c) => ok(c, await clientView(db(c), await currentClient(c)))),
 
-  implement(refreshClientToken, async (c) => {
-    const { secrets, now } = deps(c)
-    const refreshed = await refreshSession(db(c), secrets.jwtSecret, c.get('principal').sessionId, now())
-    sendToken(c, refreshed.token)
-    return ok(c, { expiresIn: refreshed.expiresIn })
-  }),
+  implement(refreshClientToken, answerRefresh),
 
-  implement(clientLogout, async (c) => {
-    await revokeSession(db(c), c.get('principal').sessionId, 'logout')
-    clearToken(c)
-    return ok(c, { loggedOut: true })
-  }),
+  implement(clientLogout, answerLogout),
 
   implement(changePassword, async (c, { body }) => {
     const { messaging, logger, now } = deps(c)
