@@ -8,6 +8,7 @@ export default defineConfig({
     './server/db/schema-journey.ts',
     './server/db/schema-lending.ts',
     './server/db/schema-affiliate.ts',
+    './server/db/schema-payments.ts',
   ],
   out: './server/db/migrations',
 })

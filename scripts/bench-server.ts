@@ -17,10 +17,13 @@ import { sandboxBankData } from '../server/providers/bank-data'
 import { sandboxCaptcha } from '../server/providers/captcha'
 import { sandboxIdentityVerification } from '../server/providers/identity-verification'
 import { createSandboxMessaging } from '../server/providers/messaging'
+import { createSandboxGateway } from '../server/providers/payment-gateway-sandbox'
 import { sandboxPayout } from '../server/providers/payout'
 import { sandboxScoring } from '../server/providers/scoring'
 
 const [appPort, barePort] = process.argv.slice(2).map(Number)
+/** The sandbox gateway's signing key in the benchmark (not a secret: the bench signs its webhooks with it). */
+const BENCH_GATEWAY_SECRET = 'bench-sandbox-gateway-secret-not-for-production'
 const dataDir = mkdtempSync(join(tmpdir(), 'hiram-bench-'))
 const database = process.env.DATABASE_URL
   ? await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL })
@@ -39,6 +42,20 @@ const app = createApp({
   bankData: sandboxBankData,
   scoring: sandboxScoring,
   payout: sandboxPayout,
+  // Webhooks to this process's own port; the load generator signs its events with the same key.
+  paymentGateway: createSandboxGateway({
+    secret: process.env.SANDBOX_GATEWAY_SECRET ?? BENCH_GATEWAY_SECRET,
+    deliver: (request) => {
+      const { pathname } = new URL(request.url)
+      return request.text().then((body) =>
+        fetch(`http://127.0.0.1:${appPort ?? 3901}${pathname}`, {
+          method: 'POST',
+          headers: request.headers,
+          body,
+        }),
+      )
+    },
+  }),
   uploadsDir: join(dataDir, 'uploads'),
 })
 // The app behind the production server and its limits (server/http/node-server.ts), as main.ts runs it.

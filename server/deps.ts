@@ -10,6 +10,7 @@ import type { BankDataProvider } from './providers/bank-data'
 import type { CaptchaProvider } from './providers/captcha'
 import type { IdentityVerificationProvider } from './providers/identity-verification'
 import type { MessagingProvider } from './providers/messaging'
+import type { PaymentGateway } from './providers/payment-gateway'
 import type { PayoutProvider } from './providers/payout'
 import type { ScoringProvider } from './providers/scoring'
 
@@ -30,6 +31,8 @@ export interface AppDeps {
   scoring: ScoringProvider
   /** Sends loan money out; the sandbox decides by the payout account. */
   payout: PayoutProvider
+  /** Collects repayments (webhooks, checkout, reconciliation); the sandbox is a gateway inside this process. */
+  paymentGateway: PaymentGateway
   /** Where uploaded files are written (DATA_DIR/uploads); created on first use. */
   uploadsDir: string
   /** Behind a reverse proxy: read the caller's address and scheme from X-Forwarded-* (TRUST_PROXY=1). */

@@ -14,6 +14,7 @@ import { createApp } from './http/app'
 import { startHttpServer } from './http/node-server'
 import { createLogger } from './logger'
 import { assertProductionSafe, providersFromEnv } from './providers/from-env'
+import { type DeliverWebhook, sandboxGatewayKey } from './providers/payment-gateway-sandbox'
 import { seedDemoLead } from './services/affiliate/demo-lead'
 import { setCodeResendSeconds } from './services/identity/codes'
 import { seedDemoClient } from './services/identity/demo'
@@ -21,6 +22,7 @@ import { trustSandboxAdminDevice } from './services/identity/sandbox-device'
 import { pruneHits } from './services/identity/throttle'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
 import { startLendingWorker } from './services/lending/jobs'
+import { startGatewayWorker } from './services/payments/gateway'
 
 let env: Env
 try {
@@ -48,11 +50,34 @@ if (sandboxAdminDevice && process.env.NODE_ENV === 'production') {
   process.exit(1)
 }
 
+// The sandbox payment gateway posts its webhooks over HTTP to this very server, once it listens (PORT=0 picks the
+// port then), on the loopback address when it listens on every interface.
+let ownOrigin: string | undefined
+const loopbackOf = (host: string) =>
+  host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+const deliverToSelf: DeliverWebhook = async (request) => {
+  if (!ownOrigin) throw new Error('The server is not listening yet.')
+  const { pathname, search } = new URL(request.url)
+  return fetch(`${ownOrigin}${pathname}${search}`, {
+    method: request.method,
+    headers: request.headers,
+    body: await request.text(),
+    signal: AbortSignal.timeout(10_000),
+  })
+}
+// Its signing key, unless SANDBOX_GATEWAY_SECRET sets one: derived from the secrets loaded below (first used once
+// the server listens, long after they are).
+let gatewayKey: Uint8Array | undefined
+const gatewaySecret = () => {
+  gatewayKey ??= sandboxGatewayKey(secrets)
+  return gatewayKey
+}
+
 // Production is production (docs/decisions/0018): the providers come from the environment, and a production
 // process on any sandbox adapter refuses to start unless SANDBOX=1 says so, before it touches the database.
 let providers: ReturnType<typeof providersFromEnv>
 try {
-  providers = providersFromEnv(process.env, logger)
+  providers = providersFromEnv(process.env, logger, { secret: gatewaySecret, deliver: deliverToSelf })
   assertProductionSafe(process.env, providers.sandboxed)
 } catch (error) {
   console.error((error as Error).message)
@@ -110,6 +135,7 @@ const deps: AppDeps = {
   bankData: providers.bankData,
   scoring: providers.scoring,
   payout: providers.payout,
+  paymentGateway: providers.paymentGateway,
   uploadsDir: join(env.dataDir, 'uploads'),
   trustProxy: process.env.TRUST_PROXY === '1',
 }
@@ -118,11 +144,15 @@ const app = createApp(deps, { staticDir: existsSync(env.staticDir) ? env.staticD
 // The decision engine and the payout run as jobs polled from the database (docs/decisions/0012); any number of
 // processes may poll the same database.
 const stopWorker = startLendingWorker(deps, Number(process.env.LENDING_POLL_MS) || 1000)
+// The payment gateway's background work (the sandbox's webhook retries, reconciliation every 10 minutes), shared
+// the same way by any number of processes.
+const stopGatewayWorker = startGatewayWorker(deps, Number(process.env.GATEWAY_POLL_MS) || 5000)
 
 // Throttle rows older than a day count for nothing.
 setInterval(() => void pruneHits(database.db, new Date()).catch(() => {}), 3600_000).unref()
 
 const server = startHttpServer(app, { port: env.port, hostname: env.host }, (info) => {
+  ownOrigin = `http://${loopbackOf(env.host)}:${info.port}`
   console.info(`\nHiram is running at http://localhost:${info.port}  (database: ${database.location})`)
   console.info(`API description: http://localhost:${info.port}/web/openapi.json\n`)
   const consolePrint = providers.consolePrint
@@ -157,6 +187,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, 'shutting down')
   server.close()
   await stopWorker()
+  await stopGatewayWorker()
   await providers.close()
   await database.close()
   process.exit(0)

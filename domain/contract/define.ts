@@ -52,7 +52,7 @@ export interface Contract<
    * What the body is: JSON (the default; validated against `body`) or a multipart upload (FormData) the
    * handler reads itself. Any other Content-Type for a non-empty body is a 415.
    */
-  bodyType?: 'json' | 'multipart'
+  bodyType?: 'json' | 'multipart' | 'raw'
   /** The largest body the route takes, in bytes (default 64 KB); past it, a 413. */
   bodyLimit?: number
   /** Schema (or type) of `data` in a successful answer. */
@@ -127,7 +127,12 @@ export type ServerAnswerOf<C> = C extends { answer: 'binary' } ? never : DataOf<
 export type HandlerInput<C> = {
   params: SchemaOf<C, 'params'> extends AnySchema ? v.InferOutput<SchemaOf<C, 'params'>> : undefined
   query: SchemaOf<C, 'query'> extends AnySchema ? v.InferOutput<SchemaOf<C, 'query'>> : undefined
-  body: SchemaOf<C, 'body'> extends AnySchema ? v.InferOutput<SchemaOf<C, 'body'>> : undefined
+  /** A `raw` body reaches the handler as the text sent, unvalidated (it checks a signature over the bytes first). */
+  body: C extends { bodyType: 'raw' }
+    ? string
+    : SchemaOf<C, 'body'> extends AnySchema
+      ? v.InferOutput<SchemaOf<C, 'body'>>
+      : undefined
 }
 
 /**

@@ -85,6 +85,14 @@ export const activeLoanSchema = v.nullable(
     createdAtDate: v.optional(v.string()),
     createdAt: v.string(),
     principal: money,
+    /** The loan number (L00000012) and the client's payment reference for life (10 digits; issue 16). */
+    loanNumber: v.optional(v.string()),
+    paymentReference: v.optional(v.string()),
+    /** The client's InstaPay / PESONet virtual account (8801 + the payment reference). */
+    virtualAccount: v.optional(v.string()),
+    /** The lifecycle's state (domain/loan/loan-lifecycle.machine.ts): draft, active, on_hold, paid... */
+    state: v.optional(v.string()),
+    /** Today's payoff, by part: penalties, fees, interest accrued up to today, principal. */
     amountDue: v.looseObject({
       amount: integer,
       parts: v.optional(
@@ -93,9 +101,15 @@ export const activeLoanSchema = v.nullable(
           interest: optionalMoney,
           fees: optionalMoney,
           penalty: optionalMoney,
+          penalties: optionalMoney,
         }),
       ),
     }),
+    /** Overpaid money held for the client (refunded to the payout account). */
+    credit: v.optional(money),
+    /** Paid so far, and the interest the contract allows in all (what is still to come shrinks when paying early). */
+    paidTotal: v.optional(money),
+    contractInterest: v.optional(money),
     feeLines: v.record(v.string(), v.number()),
     term,
     /** YYYY-MM-DD on the Manila calendar. */

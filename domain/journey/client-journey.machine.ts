@@ -189,6 +189,25 @@ export const journeyEventDefinitions = {
     calls: ['PUT /web/private/client/finish'],
     sentBy: ['client'],
   },
+  /** The loan lifecycle reached paid (domain/loan/loan-lifecycle.machine.ts REPAID): the client may borrow again. */
+  LOAN_REPAID: {
+    label: 'The loan was repaid',
+    // The gateway's webhook and reconciliation post as jobs; the back office posts or assigns by hand.
+    calls: ['POST /web/private/back-office/payments', 'POST /web/private/back-office/payments/{id}/assign'],
+    sentBy: ['job', 'back-office'],
+  },
+  /** The back office cancelled a signed loan whose money never left (loan lifecycle CANCELLED). */
+  LOAN_CANCELLED: {
+    label: 'The loan was cancelled before its payout',
+    calls: ['POST /web/private/back-office/loan/{id}/cancel'],
+    sentBy: ['back-office'],
+  },
+  /** A reversal made a paid loan owe again (loan lifecycle REOPENED). */
+  LOAN_REOPENED: {
+    label: 'A repaid loan was reopened',
+    calls: ['POST /web/private/back-office/payments/{id}/reversal'],
+    sentBy: ['back-office'],
+  },
 } as const satisfies Record<string, JourneyEventDefinition>
 
 export type JourneyEventType = keyof typeof journeyEventDefinitions
@@ -243,12 +262,17 @@ const steps = {
   disbursement_type: {
     description: 'A failed payout comes back here too: PUT /finish then retries it (RETRY_PAYOUT).',
     meta: active({ page: 'payment' }),
-    on: { SAVE_PAYOUT: 'disbursement_type', FINISH: 'no_loan_page', RETRY_PAYOUT: 'payout_processing' },
+    on: {
+      SAVE_PAYOUT: 'disbursement_type',
+      FINISH: 'no_loan_page',
+      RETRY_PAYOUT: 'payout_processing',
+      LOAN_CANCELLED: 'no_loan_page',
+    },
   },
   no_loan_page: {
     description: 'Registration is complete and the client may apply (docs/decisions/0012).',
     meta: active({ when: 'hasClosedLoans', yes: 'noLoan', no: 'apply' }),
-    on: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing' },
+    on: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing', LOAN_REOPENED: 'loan_page' },
   },
   reject_page: {
     description:
@@ -301,14 +325,20 @@ const steps = {
       PAYOUT_SUCCEEDED: 'loan_page',
       PAYOUT_CASH_PICKUP_READY: 'tmc_page',
       PAYOUT_FAILED: 'disbursement_type',
+      LOAN_CANCELLED: 'no_loan_page',
     },
   },
   tmc_page: {
     description:
       'Cash pickup: the loan exists and the money waits at the counter; the page shows the pickup number.',
     meta: active({ when: 'cashPickupReady', yes: 'cashPickup', no: 'accepted' }),
+    on: { LOAN_REPAID: 'no_loan_page' },
   },
-  loan_page: { description: 'An active loan (my loan).', meta: active({ page: 'myLoan' }) },
+  loan_page: {
+    description: 'An active loan (my loan). Repaid in full, the loan lifecycle sends LOAN_REPAID.',
+    meta: active({ page: 'myLoan' }),
+    on: { LOAN_REPAID: 'no_loan_page' },
+  },
 } as const satisfies Record<string, JourneyStateConfig>
 
 export type JourneyStep = keyof typeof steps

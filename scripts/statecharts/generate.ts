@@ -1,5 +1,6 @@
 /**
- * Generates docs/statecharts/<name>.md and <name>.svg for every machine exported by machines/*.machine.ts and domain/journey/*.machine.ts,
+ * Generates docs/statecharts/<name>.md and <name>.svg for every machine exported by machines/*.machine.ts and
+ * the *.machine.ts files of `DOMAIN_MACHINE_DIRS` (domain/journey, domain/loan),
  * or compares them with the files on disk (`--check`). Used by scripts/statecharts.ts and by
  * tests/statecharts.test.ts.
  */
@@ -22,9 +23,9 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const MACHINES_DIR = 'machines'
 /**
  * Machines that live outside machines/ because the server runs them too (domain <- server; the server never
- * imports machines/): the client journey the server persists.
+ * imports machines/): the client journey and the loan lifecycle the server persists.
  */
-export const DOMAIN_MACHINE_DIRS = ['domain/journey']
+export const DOMAIN_MACHINE_DIRS = ['domain/journey', 'domain/loan']
 export const OUTPUT_DIR = 'docs/statecharts'
 
 export interface FoundMachine {

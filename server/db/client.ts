@@ -18,6 +18,7 @@ import * as affiliateSchema from './schema-affiliate'
 import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
 import * as lendingSchema from './schema-lending'
+import * as paymentsSchema from './schema-payments'
 
 const schema = {
   ...referenceSchema,
@@ -25,6 +26,7 @@ const schema = {
   ...journeySchema,
   ...lendingSchema,
   ...affiliateSchema,
+  ...paymentsSchema,
 }
 
 export type Schema = typeof schema

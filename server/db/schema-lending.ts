@@ -205,9 +205,26 @@ export const loan = pgTable(
     /** The fee lines of the offer (processing, service, withdrawal, invoicing, package), centavos. */
     feeLines: jsonb('fee_lines').notNull(),
     createdAt: ts('created_at').notNull(),
-    /** Asia/Manila calendar dates. */
+    /** Asia/Manila calendar dates. A draft's are provisional: set again when the money leaves. */
     dueDate: date('due_date', { mode: 'string' }).notNull(),
     finalClosingDate: date('final_closing_date', { mode: 'string' }).notNull(),
+    /**
+     * The loan lifecycle's state (domain/loan/loan-lifecycle.machine.ts); `status` is its spec code, written
+     * with it in the same statement. History: state_transition rows of machine 'loanLifecycle'.
+     */
+    state: text('state').notNull().default('active'),
+    /** The Manila day the money left (interest counts from it); null while a draft. */
+    startDate: date('start_date', { mode: 'string' }),
+    disbursedAt: ts('disbursed_at'),
+    /** Interest accrual so far (domain/loan/ledger.ts `accrue`): days of the term, and Σ principal × days. */
+    accruedDays: integer('accrued_days').notNull().default(0),
+    accrualBasis: bigint('accrual_basis', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** Days on hold (no accrual), and the Manila day the current hold began. */
+    heldDays: integer('held_days').notNull().default(0),
+    heldSince: date('held_since', { mode: 'string' }),
+    closedAt: ts('closed_at'),
+    /** Bumped by every ledger change: the statement and the screens' caches key on it. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     uniqueIndex('loan_application_uq').on(t.applicationId),

@@ -95,9 +95,19 @@ function handlerOf({ contract: route, handler, replay }: AnyRoute): Handler {
       throw validationFailed([...params.violations, ...query.violations, ...body.violations])
     return handler(c, { params: params.value, query: query.value, body: body.value })
   }
+  const validatedRaw = (c: Context<AppEnv>, rawParams: () => Record<string, string>, text: string) => {
+    const params = route.params ? parse(route.params, rawParams(), 'params') : noViolations
+    const query = route.query ? parse(route.query, queryOf(c.req.url), 'query') : noViolations
+    if (params.violations.length || query.violations.length)
+      throw validationFailed([...params.violations, ...query.violations])
+    return handler(c, { params: params.value, query: query.value, body: text })
+  }
   const limit = route.bodyLimit ?? JSON_BODY_LIMIT
   const multipart = route.bodyType === 'multipart'
+  const raw = route.bodyType === 'raw'
   const withBody = (c: Context<AppEnv>, rawParams: () => Record<string, string>) => {
+    // A signed body (a gateway's webhook): the handler checks the signature over the exact text, then parses it.
+    if (raw) return readLimitedText(c, limit).then((text) => validatedRaw(c, rawParams, text))
     if (route.body && !multipart) return readBody(c, limit).then((raw) => validated(c, rawParams, raw))
     // A chunked body the route will not read is still counted against the limit, then dropped.
     if (!multipart && c.req.raw.headers.has('transfer-encoding'))

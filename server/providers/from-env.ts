@@ -4,9 +4,10 @@
  * unless SANDBOX=1 says this deployment is a sandbox on purpose (then every page shows a banner). Codes are never
  * printed to the console in production, whatever SANDBOX_CONSOLE says.
  *
- * A new adapter (the payment gateway) is one more entry in ADAPTERS and one more field in ProviderSet: the start-up
- * check, the message and the banner follow.
+ * A new adapter is one more entry in ADAPTERS and one more field in ProviderSet: the start-up check, the message
+ * and the banner follow.
  */
+import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { AppDeps } from '../deps'
 import { sandboxBankData } from './bank-data'
@@ -16,13 +17,15 @@ import { createSmtpEmail } from './email-smtp'
 import { sandboxIdentityVerification } from './identity-verification'
 import { createSandboxMessaging } from './messaging'
 import { type ChannelSender, createLiveMessaging } from './messaging-live'
+import type { PaymentGateway } from './payment-gateway'
+import { createSandboxGateway, type DeliverWebhook, type GatewaySecret } from './payment-gateway-sandbox'
 import { sandboxPayout } from './payout'
 import { sandboxScoring } from './scoring'
 import { createSemaphoreSms } from './sms-semaphore'
 
 export type ProviderSet = Pick<
   AppDeps,
-  'captcha' | 'messaging' | 'identityVerification' | 'bankData' | 'scoring' | 'payout'
+  'captcha' | 'messaging' | 'identityVerification' | 'bankData' | 'scoring' | 'payout' | 'paymentGateway'
 >
 
 export type AdapterKey =
@@ -33,6 +36,7 @@ export type AdapterKey =
   | 'bankData'
   | 'scoring'
   | 'payout'
+  | 'paymentGateway'
 
 export interface AdapterInfo {
   key: AdapterKey
@@ -72,6 +76,12 @@ export const ADAPTERS: readonly AdapterInfo[] = [
   { key: 'bankData', label: 'bank data', switchedBy: null, isSandbox: (p) => p.bankData.name === SANDBOX },
   { key: 'scoring', label: 'scoring', switchedBy: null, isSandbox: (p) => p.scoring.name === SANDBOX },
   { key: 'payout', label: 'payout', switchedBy: null, isSandbox: (p) => p.payout.name === SANDBOX },
+  {
+    key: 'paymentGateway',
+    label: 'payment gateway',
+    switchedBy: null,
+    isSandbox: (p) => p.paymentGateway.name === SANDBOX,
+  },
 ]
 
 /** The adapters of `providers` that are on their sandbox provider, in ADAPTERS order. */
@@ -247,16 +257,48 @@ function emailFromEnv(read: Reader): ChannelSender | undefined {
 }
 
 /**
+ * What the sandbox payment gateway needs from the process that runs it, both known only later than this check
+ * (server/main.ts): its signing key when SANDBOX_GATEWAY_SECRET is unset (derived from the server's secrets, loaded
+ * after the production check so a refused start touches nothing), and how to reach our webhook endpoint (this
+ * server's own port, once it listens).
+ */
+export interface GatewayWiring {
+  secret?: () => GatewaySecret
+  deliver?: DeliverWebhook
+}
+
+/** Nowhere to deliver yet: the attempt fails and the sandbox retries it later. */
+const undeliverable: DeliverWebhook = async () => {
+  throw new Error('The sandbox gateway has nowhere to deliver its webhooks.')
+}
+
+function paymentGatewayFromEnv(read: Reader, wiring: GatewayWiring): PaymentGateway {
+  // Only the sandbox so far; PayMongo or Xendit become choices here, with their own secrets.
+  read.choice('PAYMENT_GATEWAY', ['sandbox'] as const)
+  const fixed = read.text('SANDBOX_GATEWAY_SECRET')
+  if (fixed !== undefined && fixed.length < 32)
+    read.problems.push('SANDBOX_GATEWAY_SECRET must be at least 32 characters')
+  // Neither set nor wired (a script, a test of this module): a key of this process's own.
+  const secret = fixed ?? wiring.secret ?? randomBytes(32)
+  return createSandboxGateway({ secret, deliver: wiring.deliver ?? undeliverable })
+}
+
+/**
  * Every provider the environment asks for. Throws ProviderConfigError (every problem at once) when a variable is
  * wrong or missing; it does not apply the production rule: call assertProductionSafe with `sandboxed` for that.
  */
-export function providersFromEnv(env: NodeJS.ProcessEnv, logger: Logger): EnvProviders {
+export function providersFromEnv(
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  gatewayWiring: GatewayWiring = {},
+): EnvProviders {
   const read = new Reader(env)
   if (env.SANDBOX !== undefined && env.SANDBOX !== '' && env.SANDBOX !== '1' && env.SANDBOX !== '0')
     read.problems.push(`SANDBOX must be 1 or unset (got "${env.SANDBOX}")`)
   const captcha = captchaFromEnv(read, logger)
   const sms = smsFromEnv(read)
   const email = emailFromEnv(read)
+  const paymentGateway = paymentGatewayFromEnv(read, gatewayWiring)
   if (read.problems.length) {
     void sms?.close?.()
     void email?.close?.()
@@ -273,6 +315,7 @@ export function providersFromEnv(env: NodeJS.ProcessEnv, logger: Logger): EnvPro
     bankData: sandboxBankData,
     scoring: sandboxScoring,
     payout: sandboxPayout,
+    paymentGateway,
   }
   return {
     ...providers,

@@ -12,8 +12,10 @@
  */
 
 export interface PayoutRequest {
-  /** Our disbursement id: the provider's idempotency key. */
+  /** Our disbursement id: the provider's idempotency key (with `purpose`). */
   disbursementId: number
+  /** What the money is: a loan's payout (the default), or a refund of a client's credit (its refund id). */
+  purpose?: 'payout' | 'refund'
   type: string
   accountNumber: string | null
   institution: string | null
@@ -42,7 +44,7 @@ export class PayoutUnavailableError extends Error {
 export const sandboxPayout: PayoutProvider = {
   name: 'sandbox',
   async send(request) {
-    const reference = `sandbox-payout-${request.disbursementId}`
+    const reference = `sandbox-${request.purpose ?? 'payout'}-${request.disbursementId}`
     if (request.type === 'cash_pickup') {
       // A 12-digit control number derived from the disbursement: the same request gets the same number.
       const cashPickupNumber = `CP${String(request.disbursementId).padStart(10, '0')}`

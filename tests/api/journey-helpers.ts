@@ -27,7 +27,7 @@ import {
   uploadedFile,
   verificationSession,
 } from '../../server/db/schema-journey'
-import { application } from '../../server/db/schema-lending'
+import { application, loan } from '../../server/db/schema-lending'
 import {
   DEFAULT_ADMIN_EMAIL,
   DEFAULT_ADMIN_PASSWORD,
@@ -246,6 +246,8 @@ export interface Walk {
   frontPhoto?: boolean
   payoutSaved?: boolean
   documentsRendered?: boolean
+  /** The payment that repaid the loan (LOAN_REPAID), for a reversal to reopen it. */
+  paymentId?: number
 }
 
 /**
@@ -256,6 +258,10 @@ export interface Walk {
 const feasibleAfter: Partial<Record<JourneyEventType, JourneyEventType>> = {
   APPLY: 'FINISH',
   RETRY_PAYOUT: 'PAYOUT_FAILED',
+  // A loan to cancel exists from the signature; one whose payout failed is the one the back office may cancel.
+  LOAN_CANCELLED: 'PAYOUT_FAILED',
+  // Only a repaid loan can be reopened (its payment reversed).
+  LOAN_REOPENED: 'LOAN_REPAID',
 }
 
 /**
@@ -600,6 +606,77 @@ export const eventSenders: Record<JourneyEventType, (w: Walk) => Promise<unknown
     send(w, 'RETRY_PAYOUT', 'PUT /web/private/client/finish', () =>
       call(w.t, 'PUT', '/private/client/finish', {}, { token: w.c.token }),
     ),
+  LOAN_REPAID: async (w) => {
+    const token = await adminToken(w.t)
+    const active = await call<{ paymentReference: string; amountDue: { amount: number } }>(
+      w.t,
+      'GET',
+      '/private/client/loan/active',
+      undefined,
+      { token: w.c.token },
+    )
+    const answer = await send(
+      w,
+      'LOAN_REPAID',
+      'POST /web/private/back-office/payments',
+      () =>
+        call(
+          w.t,
+          'POST',
+          '/private/back-office/payments',
+          {
+            reference: active.body.data.paymentReference,
+            amount: active.body.data.amountDue.amount,
+            channel: 'bayad',
+            idempotencyKey: `walk-repaid-${w.c.clientId}`,
+          },
+          { token },
+        ),
+      201,
+      'back-office',
+    )
+    w.paymentId = (answer.body.data as { id: number }).id
+  },
+  LOAN_REOPENED: async (w) => {
+    const token = await adminToken(w.t)
+    await send(
+      w,
+      'LOAN_REOPENED',
+      'POST /web/private/back-office/payments/{id}/reversal',
+      () =>
+        call(
+          w.t,
+          'POST',
+          `/private/back-office/payments/${w.paymentId}/reversal`,
+          { reason: 'Chargeback (walk)' },
+          { token },
+        ),
+      200,
+      'back-office',
+    )
+  },
+  LOAN_CANCELLED: async (w) => {
+    const token = await adminToken(w.t)
+    const [row] = await w.t.database.db
+      .select({ id: loan.id })
+      .from(loan)
+      .where(eq(loan.clientId, w.c.clientId))
+    await send(
+      w,
+      'LOAN_CANCELLED',
+      'POST /web/private/back-office/loan/{id}/cancel',
+      () =>
+        call(
+          w.t,
+          'POST',
+          `/private/back-office/loan/${row!.id}/cancel`,
+          { reason: 'Payout failed twice' },
+          { token },
+        ),
+      200,
+      'back-office',
+    )
+  },
 }
 
 async function verificationDecision(w: Walk, event: JourneyEventType) {

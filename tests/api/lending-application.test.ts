@@ -155,19 +155,26 @@ describe('lending API', () => {
       call(t, 'GET', '/private/client/loan/active', undefined, { token: c.token }),
     )
     const today = manilaDate(new Date())
+    // Today's payoff: the principal, every fee (booked at payout) and one day of the contract's interest (the
+    // payout day counts); the whole interest accrues by the due date (docs/decisions/0024).
+    const fees = offer.total.amount - 5_000_00 - offer.interest.amount
+    const oneDay = Math.floor(offer.interest.amount / 14)
     expect(active.body.data).toMatchObject({
       status: 4,
+      state: 'active',
       principal: { amount: 5_000_00 },
+      contractInterest: { amount: offer.interest.amount },
       amountDue: {
-        amount: offer.total.amount,
+        amount: 5_000_00 + fees + oneDay,
         parts: {
           principal: { amount: 5_000_00 },
-          interest: { amount: offer.interest.amount },
-          fees: { amount: offer.total.amount - 5_000_00 - offer.interest.amount },
+          interest: { amount: oneDay },
+          fees: { amount: fees },
+          penalties: { amount: 0 },
         },
       },
       dueDate: addDays(today, 14),
-      repaymentInvoice: { dueDays: 14, amount: { amount: offer.total.amount } },
+      repaymentInvoice: { dueDays: 14, amount: { amount: 5_000_00 + fees + oneDay } },
       createdAtDate: today,
       finalClosingDate: `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`,
     })
@@ -785,7 +792,9 @@ describe('lending API', () => {
       .from(disbursement)
       .where(eq(disbursement.applicationId, app.id))
     expect(failed).toMatchObject({ status: 'failed', failureReason: 'The receiving account was refused.' })
-    expect(await count_(loan, c.clientId)).toBe(0)
+    // The loan exists from the signature as a draft (status 1): no money left, nothing booked.
+    const loans = await t.database.db.select().from(loan).where(eq(loan.clientId, c.clientId))
+    expect(loans.map((l) => [l.status, l.state])).toEqual([[1, 'draft']])
     // A new application is not possible while the signed one waits for its money.
     expect((await apply(t, c)).status).toBe(409)
 

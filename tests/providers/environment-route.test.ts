@@ -18,11 +18,16 @@ import { createSiteverifyCaptcha } from '../../server/providers/captcha-siteveri
 import { sandboxIdentityVerification } from '../../server/providers/identity-verification'
 import { createSandboxMessaging } from '../../server/providers/messaging'
 import { createLiveMessaging } from '../../server/providers/messaging-live'
+import { createSandboxGateway } from '../../server/providers/payment-gateway-sandbox'
 import { sandboxPayout } from '../../server/providers/payout'
 import { sandboxScoring } from '../../server/providers/scoring'
 
 const logger = createLogger('silent')
 const sandboxMessaging = createSandboxMessaging(logger, false)
+const sandboxGateway = createSandboxGateway({
+  secret: 'environment-route-test-gateway-secret',
+  deliver: async () => new Response(null, { status: 503 }),
+})
 
 /** The app with the given providers; this route touches no database. */
 function appWith(overrides: Partial<AppDeps> = {}) {
@@ -37,6 +42,7 @@ function appWith(overrides: Partial<AppDeps> = {}) {
     bankData: sandboxBankData,
     scoring: sandboxScoring,
     payout: sandboxPayout,
+    paymentGateway: sandboxGateway,
     uploadsDir: '/nonexistent',
     ...overrides,
   }
@@ -57,7 +63,16 @@ describe('GET /web/public/environment', () => {
   it('says sandbox, naming every adapter, when everything is the sandbox (local runs, SANDBOX=1)', async () => {
     expect(await environment()).toEqual({
       sandbox: true,
-      sandboxed: ['captcha', 'sms', 'email', 'identityVerification', 'bankData', 'scoring', 'payout'],
+      sandboxed: [
+        'captcha',
+        'sms',
+        'email',
+        'identityVerification',
+        'bankData',
+        'scoring',
+        'payout',
+        'paymentGateway',
+      ],
       captcha: { provider: 'sandbox', siteKey: null },
     })
   })
@@ -77,7 +92,7 @@ describe('GET /web/public/environment', () => {
     const answer = await environment({ captcha, messaging })
     expect(answer).toEqual({
       sandbox: true,
-      sandboxed: ['identityVerification', 'bankData', 'scoring', 'payout'],
+      sandboxed: ['identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway'],
       captcha: { provider: 'recaptcha', siteKey: 'public-key' },
     })
     expect(JSON.stringify(answer)).not.toContain('server-secret')
@@ -97,6 +112,7 @@ describe('GET /web/public/environment', () => {
       bankData: { ...sandboxBankData, ...real },
       scoring: { ...sandboxScoring, ...real },
       payout: { ...sandboxPayout, ...real },
+      paymentGateway: { ...sandboxGateway, ...real },
     })
     expect(answer.sandbox).toBe(false)
     expect(answer.sandboxed).toEqual([])

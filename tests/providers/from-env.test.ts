@@ -20,7 +20,7 @@ import { codeMessage } from '../../server/services/identity/messages'
 import { createTestDatabase } from '../support/database'
 import { startHttpFake, startSmtpFake } from './fakes'
 
-const ALL = ['captcha', 'sms', 'email', 'identityVerification', 'bankData', 'scoring', 'payout']
+const ALL = ['captcha', 'sms', 'email', 'identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway']
 
 function capturedLogger() {
   const lines: string[] = []
@@ -56,7 +56,7 @@ async function printed(send: () => Promise<void>): Promise<string> {
 }
 
 describe('by default every adapter is the sandbox', () => {
-  it('lists all seven as sandboxed, and local runs print codes unless SANDBOX_CONSOLE=0', () => {
+  it('lists all eight as sandboxed, and local runs print codes unless SANDBOX_CONSOLE=0', () => {
     const providers = providersFromEnv({}, quiet())
     expect(providers.sandboxed).toEqual(ALL)
     expect(ADAPTERS.map((a) => a.key)).toEqual(ALL)
@@ -83,7 +83,7 @@ describe('NODE_ENV=production', () => {
     expect(message).toContain('captcha: set CAPTCHA_PROVIDER=recaptcha or turnstile')
     expect(message).toContain('SMS: set SMS_PROVIDER=semaphore, with SEMAPHORE_API_KEY')
     expect(message).toContain('e-mail: set EMAIL_PROVIDER=smtp')
-    for (const label of ['identity verification', 'bank data', 'scoring', 'payout'])
+    for (const label of ['identity verification', 'bank data', 'scoring', 'payout', 'payment gateway'])
       expect(message).toContain(`${label}: no real provider yet`)
     expect(message).toContain('SANDBOX=1')
   })
@@ -101,7 +101,7 @@ describe('NODE_ENV=production', () => {
       SMTP_FROM: 'no-reply@hiram.ph',
     }
     const providers = providersFromEnv(env, quiet())
-    expect(providers.sandboxed).toEqual(['identityVerification', 'bankData', 'scoring', 'payout'])
+    expect(providers.sandboxed).toEqual(['identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway'])
     expect(() => assertProductionSafe(env, providers.sandboxed)).toThrow(
       /identity verification: no real provider yet/,
     )

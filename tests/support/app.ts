@@ -11,6 +11,7 @@ import { sandboxBankData } from '../../server/providers/bank-data'
 import { sandboxCaptcha } from '../../server/providers/captcha'
 import { sandboxIdentityVerification } from '../../server/providers/identity-verification'
 import { createSandboxMessaging } from '../../server/providers/messaging'
+import { createSandboxGateway } from '../../server/providers/payment-gateway-sandbox'
 import { sandboxPayout } from '../../server/providers/payout'
 import { sandboxScoring } from '../../server/providers/scoring'
 import { createTestDatabase } from './database'
@@ -20,10 +21,20 @@ export interface TestAppOptions extends AppOptions {
   deps?: Partial<
     Pick<
       AppDeps,
-      'messaging' | 'captcha' | 'trustProxy' | 'identityVerification' | 'bankData' | 'scoring' | 'payout'
+      | 'messaging'
+      | 'captcha'
+      | 'trustProxy'
+      | 'identityVerification'
+      | 'bankData'
+      | 'scoring'
+      | 'payout'
+      | 'paymentGateway'
     >
   >
 }
+
+/** The sandbox gateway's signing key in tests: fixed, so a test can sign events of its own. */
+export const TEST_GATEWAY_SECRET = 'test-sandbox-gateway-secret-0123456789abcdef'
 
 /**
  * The app in-process over a fresh database, with its JSON log lines captured for assertions. Providers are the
@@ -57,6 +68,11 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
     bankData: sandboxBankData,
     scoring: sandboxScoring,
     payout: sandboxPayout,
+    // The sandbox gateway delivers its webhooks to this app in-process, as it would over HTTP to the server.
+    paymentGateway: createSandboxGateway({
+      secret: TEST_GATEWAY_SECRET,
+      deliver: (request) => Promise.resolve(app.request(request)),
+    }),
     uploadsDir,
     trustProxy: true,
     ...overrides,
@@ -65,6 +81,8 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
   return {
     app,
     deps,
+    /** The payment gateway the app runs with (the sandbox unless a test replaced it). */
+    gateway: deps.paymentGateway,
     database,
     secrets,
     logs: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>),

@@ -7,6 +7,8 @@ import { backOfficeIdentityRoutes } from './identity-back-office'
 import { singleLinkRoutes } from './identity-single-link'
 import { journeyRoutes } from './journey'
 import { lendingRoutes } from './lending'
+import { paymentGatewayRoutes } from './payment-gateway'
+import { paymentRoutes } from './payments'
 import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { referenceRoutes } from './reference'
@@ -27,5 +29,7 @@ export const allRoutes: AnyRoute[] = [
   ...uploadRoutes,
   ...verificationRoutes,
   ...lendingRoutes,
+  ...paymentRoutes,
+  ...paymentGatewayRoutes,
   ...healthRoutes,
 ]

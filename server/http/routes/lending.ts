@@ -30,7 +30,8 @@ import {
   payoutLabel,
   renderApplicationDocuments,
 } from '../../services/lending/documents'
-import { activeLoanView, prepareSignature, signApplication } from '../../services/lending/payout'
+import { prepareSignature, signApplication } from '../../services/lending/payout'
+import { activeLoanView } from '../../services/payments/views'
 import { reviewQueuePage } from '../../services/lending/review-queue'
 import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'

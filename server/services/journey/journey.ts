@@ -102,54 +102,102 @@ export async function journeyTransaction<T>(
   write: (tx: Tx, from: JourneyStep) => Promise<T>,
 ): Promise<JourneyChange<T>> {
   const change = await deps.database.db.transaction(async (tx) => {
-    await tx
-      .insert(clientJourney)
-      .values({ clientId, snapshot: initialJourney, step: initialJourney.value, updatedAt: now })
-      .onConflictDoNothing()
-    const [row] = await tx
-      .select()
-      .from(clientJourney)
-      .where(eq(clientJourney.clientId, clientId))
-      .for('update')
-    if (!row) throw new Error('journey row vanished inside its transaction')
-    const current = parsePersisted(row.snapshot)
-    const next = advanceJourney(current, event)
-    if (!next) throw new JourneyStepMismatch(current.value, event.type)
-    const result = await write(tx, current.value)
-    await tx
-      .update(clientJourney)
-      .set({ snapshot: next, step: next.value, version: row.version + 1, updatedAt: now })
-      .where(eq(clientJourney.clientId, clientId))
-    // The history row: here, so that no call site can move the journey without it, and in this transaction, so
-    // that a rolled-back move leaves no row.
-    await tx.insert(stateTransition).values({
-      machine: clientJourneyMachine.id,
-      subjectId: clientId,
-      clientId,
-      modelVersion: JOURNEY_MODEL_VERSION,
-      fromState: current.value,
-      toState: next.value,
-      event: event.type,
-      call: by.call,
-      actorKind: by.kind,
-      actorId: String(by.id),
-      at: now,
-    })
-    return { result, from: current.value, flow: flowOf(next) }
+    const current = await lockJourney(tx, clientId, now)
+    const next = advanceJourney(current.persisted, event)
+    if (!next) throw new JourneyStepMismatch(current.persisted.value, event.type)
+    const result = await write(tx, current.persisted.value)
+    await writeJourneyStep(tx, clientId, current, next, event, by, now)
+    return { result, from: current.persisted.value, flow: flowOf(next) }
   })
-  // After the commit: the log line says what happened, never the data the call carried.
+  logJourneyEvent(deps, clientId, event, change.from, change.flow.step, by)
+  return change
+}
+
+interface LockedJourney {
+  persisted: PersistedJourney
+  rowVersion: number
+}
+
+/**
+ * Locks a client's journey row (created on first use) with SELECT ... FOR UPDATE: every change of a client, the
+ * journey's and the loan's (services/payments), takes this lock first, so they take turns and never deadlock.
+ */
+export async function lockJourney(tx: Tx, clientId: number, now: Date): Promise<LockedJourney> {
+  await tx
+    .insert(clientJourney)
+    .values({ clientId, snapshot: initialJourney, step: initialJourney.value, updatedAt: now })
+    .onConflictDoNothing()
+  const [row] = await tx
+    .select()
+    .from(clientJourney)
+    .where(eq(clientJourney.clientId, clientId))
+    .for('update')
+  if (!row) throw new Error('journey row vanished inside its transaction')
+  return { persisted: parsePersisted(row.snapshot), rowVersion: row.version }
+}
+
+async function writeJourneyStep(
+  tx: Tx,
+  clientId: number,
+  current: LockedJourney,
+  next: PersistedJourney,
+  event: JourneyEvent,
+  by: Actor,
+  now: Date,
+) {
+  await tx
+    .update(clientJourney)
+    .set({ snapshot: next, step: next.value, version: current.rowVersion + 1, updatedAt: now })
+    .where(eq(clientJourney.clientId, clientId))
+  // The history row: here, so that no call site can move the journey without it, and in this transaction, so
+  // that a rolled-back move leaves no row.
+  await tx.insert(stateTransition).values({
+    machine: clientJourneyMachine.id,
+    subjectId: clientId,
+    clientId,
+    modelVersion: JOURNEY_MODEL_VERSION,
+    fromState: current.persisted.value,
+    toState: next.value,
+    event: event.type,
+    call: by.call,
+    actorKind: by.kind,
+    actorId: String(by.id),
+    at: now,
+  })
+}
+
+/**
+ * Inside a transaction that already holds the journey lock (`lockJourney`): moves the journey when the event fits
+ * its step, and otherwise leaves it. For a journey that follows another lifecycle (the loan's paid and reopened),
+ * where a client who has moved on (applied again) must not be pulled back. Answers the step moved to, or null.
+ */
+export async function followInJourney(
+  tx: Tx,
+  clientId: number,
+  locked: LockedJourney,
+  event: JourneyEvent,
+  by: Actor,
+  now: Date,
+): Promise<JourneyStep | null> {
+  const next = advanceJourney(locked.persisted, event)
+  if (!next) return null
+  await writeJourneyStep(tx, clientId, locked, next, event, by, now)
+  return next.value
+}
+
+/** After the commit: the log line says what happened, never the data the call carried. */
+export function logJourneyEvent(
+  deps: Pick<AppDeps, 'logger'>,
+  clientId: number,
+  event: JourneyEvent,
+  from: JourneyStep,
+  to: JourneyStep,
+  by: Actor,
+) {
   deps.logger.info(
-    {
-      clientId,
-      event: 'journey.event',
-      journeyEvent: event.type,
-      from: change.from,
-      to: change.flow.step,
-      by: by.kind,
-    },
+    { clientId, event: 'journey.event', journeyEvent: event.type, from, to, by: by.kind },
     'journey event',
   )
-  return change
 }
 
 /** Postgres unique violation (23505) on a named index, as drizzle/pg/PGlite report it. */

@@ -11,6 +11,7 @@ import type { Application } from '../../../domain/contract/lending-answers'
 import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import type { Violation } from '../../../domain/contract/wire'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
+import { loanStatusCode } from '../../../domain/loan/loan-lifecycle.machine'
 import type { ClientKind } from '../../../domain/offer'
 import { applicationStatus } from '../../../domain/offer-decision'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -39,8 +40,12 @@ export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
 /** Application status codes, spec section 4: the one table in domain/, shared with the web app. */
 export const AppStatus = applicationStatus
 
-/** Loan status codes, spec section 4. */
-export const LoanStatus = { active: 4, paid: 5 } as const
+/** Loan status codes, spec section 4 (the loan lifecycle's, domain/loan/loan-lifecycle.machine.ts). */
+export const LoanStatus = {
+  active: loanStatusCode.active,
+  paid: loanStatusCode.paid,
+  onHold: loanStatusCode.on_hold,
+} as const
 
 export const isActiveStatus = (status: number) =>
   !(INACTIVE_APPLICATION_STATUSES as readonly number[]).includes(status)
@@ -63,7 +68,10 @@ export async function lendingFacts(db: DbOrTx, clientId: number): Promise<Lendin
     .where(eq(loan.clientId, clientId))
     .groupBy(loan.status)
   const closedLoans = rows.find((r) => r.status === LoanStatus.paid)?.n ?? 0
-  const activeLoans = rows.find((r) => r.status === LoanStatus.active)?.n ?? 0
+  // Money owed: an active loan, or one on hold (a dispute does not make the loan go away).
+  const activeLoans = rows
+    .filter((r) => r.status === LoanStatus.active || r.status === LoanStatus.onHold)
+    .reduce((n, r) => n + r.n, 0)
   const kind = closedLoans > 0 ? 'repeat' : 'new'
   const state = kind === 'repeat' ? calculator.initialStates.repeated : calculator.initialStates.new
   // One loan at a time: additional loans need the loan-servicing side (repayments), a later issue.

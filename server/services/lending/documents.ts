@@ -83,7 +83,7 @@ class Writer {
   }
 }
 
-async function newDocument(title: string, at: Date) {
+export async function newDocument(title: string, at: Date) {
   const doc = await PDFDocument.create()
   doc.setTitle(title)
   doc.setAuthor('Hiram Lending')

@@ -4,18 +4,21 @@
  * to tmc_page for a cash pickup waiting at the counter, or back to disbursement_type after a failure, where
  * PUT /finish retries the same disbursement with the payout account then selected.
  */
-import { and, eq, sql } from 'drizzle-orm'
-import { type ActiveLoan, documentTypes } from '../../../domain/contract/lending-answers'
+import { and, eq } from 'drizzle-orm'
+import { documentTypes } from '../../../domain/contract/lending-answers'
 import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import { DomainError } from '../../../domain/errors'
-import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
+import { loanStatusOf } from '../../../domain/loan/loan-lifecycle.machine'
+import { addDays } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'
 import { promoRedemption } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
 import type { PayoutAnswer } from '../../providers/payout'
 import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
-import { type ApplicationRow, AppStatus, type LendingCtx, LoanStatus, lockApplication } from './applications'
+import { businessToday } from '../payments/clock'
+import { bookEntries, lockLoan, moveLoan } from '../payments/loans'
+import { type ApplicationRow, AppStatus, type LendingCtx, lockApplication } from './applications'
 import { finishJob } from './decision'
 import { queuePayoutNotice } from './payout-notice'
 
@@ -95,6 +98,8 @@ export async function signInTransaction(tx: Tx, clientId: number, applicationId:
     .where(eq(application.id, applicationId))
     .returning()
   const offer = row.acceptedOffer as PricedOffer
+  // The loan exists from the signature, as a draft (status 1) waiting for the money to leave.
+  await insertDraftLoan(tx, updated!, now)
   await tx.insert(disbursement).values({
     applicationId,
     clientId,
@@ -161,15 +166,14 @@ export async function recordPayout(
           updatedAt: now,
         })
         .where(eq(application.id, app.id))
-      await createLoan(tx, app, now)
+      await activateLoan(tx, app, now, jobId)
       // The client is told after the commit (payout-notice.ts): never from inside this transaction.
       await queuePayoutNotice(tx, app.id, now)
     },
   )
 }
 
-/** The loan of a paid-out application: the signed offer's figures; due date from the term on Manila's calendar. */
-async function createLoan(tx: Tx, app: typeof application.$inferSelect, now: Date) {
+function loanFigures(app: typeof application.$inferSelect) {
   const offer = app.acceptedOffer as PricedOffer
   const feeLines = {
     processingFee: offer.processingFee.amount,
@@ -179,13 +183,20 @@ async function createLoan(tx: Tx, app: typeof application.$inferSelect, now: Dat
     borrowersAdvantagePackageFee: offer.borrowers_advantage_package_fee.amount,
   }
   const fees = Object.values(feeLines).reduce((a, b) => a + b, 0)
-  const today = manilaDate(now)
+  return { offer, feeLines, fees }
+}
+
+/** The draft loan of a signed application: the signed offer's figures; its dates are set again at payout. */
+async function insertDraftLoan(tx: Tx, app: typeof application.$inferSelect, now: Date) {
+  const { offer, feeLines, fees } = loanFigures(app)
+  const today = await businessToday(tx, app.clientId, now)
   await tx
     .insert(loan)
     .values({
       clientId: app.clientId,
       applicationId: app.id,
-      status: LoanStatus.active,
+      status: loanStatusOf('draft'),
+      state: 'draft',
       principal: offer.principal.amount,
       interest: offer.interest.amount,
       fees,
@@ -197,6 +208,44 @@ async function createLoan(tx: Tx, app: typeof application.$inferSelect, now: Dat
       finalClosingDate: addYear(today),
     })
     .onConflictDoNothing()
+}
+
+/**
+ * The money left: the draft loan becomes active (DISBURSED), its term counted from the business day of the
+ * payout on Manila's calendar, and the ledger books the principal and each fee (fees are booked at disbursement;
+ * interest accrues day by day: domain/loan/ledger.ts).
+ */
+async function activateLoan(tx: Tx, app: typeof application.$inferSelect, now: Date, jobId: number) {
+  await insertDraftLoan(tx, app, now)
+  const [{ id }] = (await tx.select({ id: loan.id }).from(loan).where(eq(loan.applicationId, app.id))) as [
+    { id: number },
+  ]
+  const row = await lockLoan(tx, id)
+  if (row.state !== 'draft') return
+  const { feeLines } = loanFigures(app)
+  const today = await businessToday(tx, app.clientId, now)
+  await bookEntries(
+    tx,
+    row,
+    [
+      { kind: 'disbursement', part: 'principal', amount: row.principal },
+      ...Object.entries(feeLines).map(([name, amount]) => ({
+        kind: 'fee' as const,
+        part: 'fees' as const,
+        amount,
+        memo: name,
+      })),
+    ],
+    today,
+    now,
+  )
+  await moveLoan(tx, row, { type: 'DISBURSED' }, jobActor('payout', jobId), now, {
+    createdAt: now,
+    startDate: today,
+    disbursedAt: now,
+    dueDate: addDays(today, row.term),
+    finalClosingDate: addYear(today),
+  })
 }
 
 /** The same calendar day a year later (29 February becomes 28 February). */
@@ -240,46 +289,4 @@ export async function retryPayoutInTransaction(tx: Tx, clientId: number, now: Da
     .update(lendingJob)
     .set({ doneAt: null, runAt: now, attempts: 0, lockedUntil: null, lastError: null })
     .where(and(eq(lendingJob.kind, 'payout'), eq(lendingJob.applicationId, row.applicationId)))
-}
-
-/** Whole days from Manila's today to a Manila date (negative when overdue). */
-export function daysUntil(date: string, now: Date): number {
-  const today = manilaDate(now)
-  return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000)
-}
-
-/** GET /private/client/loan/active: the active loan with the amount due in parts, or null. */
-export async function activeLoanView(db: DbOrTx, clientId: number, now: Date): Promise<ActiveLoan | null> {
-  const [row] = await db
-    .select()
-    .from(loan)
-    .where(and(eq(loan.clientId, clientId), eq(loan.status, LoanStatus.active)))
-    .orderBy(sql`${loan.createdAt} desc`)
-    .limit(1)
-  if (!row) return null
-  const dueDays = daysUntil(row.dueDate, now)
-  const amountDue = {
-    amount: row.total,
-    parts: {
-      principal: { amount: row.principal },
-      interest: { amount: row.interest },
-      fees: { amount: row.fees },
-    },
-  }
-  return {
-    id: row.id,
-    applicationId: row.applicationId,
-    status: row.status,
-    principal: { amount: row.principal },
-    amountDue,
-    // Written by createLoan: the fee lines in centavos.
-    feeLines: row.feeLines as Record<string, number>,
-    term: { value: row.term, unit: 'day' as const },
-    createdAt: row.createdAt.toISOString(),
-    createdAtDate: manilaDate(row.createdAt),
-    dueDate: row.dueDate,
-    finalClosingDate: row.finalClosingDate,
-    repaymentInvoice: { dueDate: row.dueDate, dueDays, amount: { amount: row.total } },
-    rollovers: [] as unknown[],
-  }
 }

@@ -1,0 +1,123 @@
+/**
+ * POST /private/client/payment-intention (issue 16, item 4): what the client is about to pay, for what and how.
+ * A full repayment is today's payoff, quoted until 23:59 Manila of the business day (interest accrues by the
+ * Manila day, so the figure cannot change before then); another amount is at most that payoff. E-wallets get
+ * the gateway's checkout; every channel gets its steps with the client's reference, amount and virtual account.
+ */
+import { and, desc, eq, inArray } from 'drizzle-orm'
+import type { PaymentIntention, PaymentPurpose } from '../../../domain/contract/payments'
+import { DomainError, invalid } from '../../../domain/errors'
+import { outstandingOf } from '../../../domain/loan/ledger'
+import { formatPhp } from '../../../domain/money'
+import { channelOf, fillStep, type PaymentChannelCode } from '../../../domain/payments/channels'
+import { paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/reference'
+import { manilaDate } from '../../../domain/pricing/manila-date'
+import { loan } from '../../db/schema-lending'
+import { paymentIntention } from '../../db/schema-payments'
+import type { AppDeps } from '../../deps'
+import { readOffsets, shifted } from './clock'
+import { todaysBalances } from './views'
+
+const DAY_MS = 86_400_000
+const MANILA_OFFSET_MS = 8 * 3_600_000
+
+/** The real instant a business day ends (23:59:59.999 Manila), for a clock `offsetDays` ahead of real time. */
+export function endOfBusinessDay(day: string, offsetDays: number): Date {
+  const manilaMidnightNext = Date.parse(`${day}T00:00:00Z`) + DAY_MS - MANILA_OFFSET_MS
+  return new Date(manilaMidnightNext - 1 - offsetDays * DAY_MS)
+}
+
+export interface IntentionBody {
+  purpose: PaymentPurpose
+  amount?: number
+  channel?: PaymentChannelCode
+}
+
+export async function createIntention(
+  deps: Pick<AppDeps, 'database' | 'paymentGateway' | 'now'>,
+  clientId: number,
+  body: IntentionBody,
+): Promise<PaymentIntention> {
+  const db = deps.database.db
+  const now = deps.now()
+  const [row] = await db
+    .select()
+    .from(loan)
+    .where(and(eq(loan.clientId, clientId), inArray(loan.state, ['active', 'on_hold'])))
+    .orderBy(desc(loan.createdAt))
+    .limit(1)
+  if (!row) throw new DomainError('conflict', 'noActiveLoan', 'There is no loan to pay.')
+  if (body.purpose === 'extension_fee' || body.purpose === 'instalment')
+    throw new DomainError(
+      'conflict',
+      'purposeNotAvailable',
+      body.purpose === 'extension_fee'
+        ? 'There is no extension waiting for its fee on this loan.'
+        : 'This loan has no payment schedule.',
+    )
+  const offsets = await readOffsets(db, clientId)
+  const offsetDays = offsets.instance + offsets.client
+  const today = manilaDate(shifted(now, offsetDays))
+  const payoff = outstandingOf(await todaysBalances(db, row, today))
+  let amount = payoff
+  if (body.purpose === 'custom_amount') {
+    if (body.amount === undefined)
+      throw invalid([{ propertyPath: 'amount', message: 'Enter the amount to pay.' }])
+    if (body.amount > payoff)
+      throw invalid([
+        { propertyPath: 'amount', message: `At most ${formatPhp(payoff)}, what you owe today.` },
+      ])
+    amount = body.amount
+  }
+  if (amount <= 0) throw new DomainError('conflict', 'nothingOwed', 'Nothing is owed on this loan.')
+  const reference = paymentReferenceOf(clientId)
+  const virtualAccount = virtualAccountOf(reference)
+  const channel = body.channel ? channelOf(body.channel) : null
+  const checkout =
+    channel?.checkout === true
+      ? await deps.paymentGateway.createCheckout(
+          db,
+          { reference, amount, channel: channel.code, returnPath: '/profile/repayment' },
+          now,
+        )
+      : null
+  const expiresAt = endOfBusinessDay(today, offsetDays)
+  const [saved] = await db
+    .insert(paymentIntention)
+    .values({
+      clientId,
+      loanId: row.id,
+      purpose: body.purpose,
+      channel: channel?.code ?? null,
+      amount,
+      reference,
+      status: 'open',
+      checkoutId: checkout?.id ?? null,
+      checkoutUrl: checkout?.url ?? null,
+      expiresAt,
+      createdAt: now,
+    })
+    .returning()
+  const values = { reference, amount: formatPhp(amount), virtualAccount }
+  return {
+    id: saved!.id,
+    purpose: body.purpose,
+    loanId: row.id,
+    amount,
+    reference,
+    virtualAccount,
+    channel: channel?.code ?? null,
+    instructions: channel
+      ? {
+          code: channel.code,
+          name: channel.name,
+          kind: channel.kind,
+          posting: channel.posting,
+          steps: channel.steps.map((step) => fillStep(step, values)),
+        }
+      : null,
+    checkoutUrl: checkout?.url ?? null,
+    expiresAt: expiresAt.toISOString(),
+    status: 'open',
+  }
+}
