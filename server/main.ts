@@ -23,6 +23,7 @@ import { pruneHits } from './services/identity/throttle'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './services/identity/users'
 import { startLendingWorker } from './services/lending/jobs'
 import { startGatewayWorker } from './services/payments/gateway'
+import { startServicingWorker } from './services/payments/jobs'
 
 let env: Env
 try {
@@ -147,6 +148,8 @@ const stopWorker = startLendingWorker(deps, Number(process.env.LENDING_POLL_MS) 
 // The payment gateway's background work (the sandbox's webhook retries, reconciliation every 10 minutes), shared
 // the same way by any number of processes.
 const stopGatewayWorker = startGatewayWorker(deps, Number(process.env.GATEWAY_POLL_MS) || 5000)
+// Servicing: receipts and refunds left to retry, and the day's run (interest booked up to today) once a day.
+const stopServicingWorker = startServicingWorker(deps, Number(process.env.SERVICING_POLL_MS) || 5000)
 
 // Throttle rows older than a day count for nothing.
 setInterval(() => void pruneHits(database.db, new Date()).catch(() => {}), 3600_000).unref()
@@ -188,6 +191,7 @@ async function shutdown(signal: string) {
   server.close()
   await stopWorker()
   await stopGatewayWorker()
+  await stopServicingWorker()
   await providers.close()
   await database.close()
   process.exit(0)

@@ -3,7 +3,7 @@
  * transaction that moves the journey (from, to, event, call, who, when, model version); a refused or rolled-back
  * call leaves none. Snapshots carry the model's version; version-1 snapshots are read and advanced.
  */
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   JOURNEY_MODEL_VERSION,
@@ -31,7 +31,7 @@ const historyOf = (clientId: number) =>
   t.database.db
     .select()
     .from(stateTransition)
-    .where(eq(stateTransition.clientId, clientId))
+    .where(and(eq(stateTransition.clientId, clientId), eq(stateTransition.machine, 'clientJourney')))
     .orderBy(asc(stateTransition.id))
 
 describe('every transition leaves one history row, in the same transaction', () => {

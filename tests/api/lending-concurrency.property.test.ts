@@ -32,9 +32,10 @@ type Op = 'create' | 'update' | 'cancel' | 'decide' | 'sign'
 const stepsFor = (status: number | null): string[] => {
   switch (status) {
     case null:
-      // Where the client may apply, or where the journey ends with a loan (no events).
+      // Where the client may apply, or where the journey stands with a loan (only the loan's events move it).
       return journeySteps.filter(
-        (s) => eventsAcceptedAt(s).includes('APPLY') || eventsAcceptedAt(s).length === 0,
+        (s) =>
+          eventsAcceptedAt(s).includes('APPLY') || eventsAcceptedAt(s).every((e) => e.startsWith('LOAN_')),
       )
     case 1:
       return ['application_processing']

@@ -5,6 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { paymentReferenceOf } from '../../domain/payments/reference'
 import { lendingJob, loan } from '../../server/db/schema-lending'
 import { createLogger } from '../../server/logger'
 import { createSandboxMessaging, type MessagingProvider } from '../../server/providers/messaging'
@@ -70,6 +71,8 @@ describe('payout notice', () => {
     expect(sms!.body).toContain(`by ${longDate(l.dueDate)}`)
     const total = (l.total / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })
     expect(sms!.body).toContain(`repay PHP ${total}`)
+    // The payment reference the repay pages ask for (issue 16, item 4).
+    expect(sms!.body).toContain(`payment reference ${paymentReferenceOf(c.clientId)}`)
     const emails = await payoutMessages(c.email)
     expect(emails).toHaveLength(1)
     expect(emails[0]!.body).toBe(sms!.body)
@@ -118,8 +121,9 @@ describe('payout notice', () => {
   })
 
   it('a failed payout sends no notice', async () => {
-    const { c, loan: none } = await paidOut('Juan', { type: 'bank_transfer', accountNumber: '009876540000' })
-    expect(none).toBeUndefined()
+    const { c, loan: draft } = await paidOut('Juan', { type: 'bank_transfer', accountNumber: '009876540000' })
+    // The loan stays a draft (status 1): no money left.
+    expect(draft).toMatchObject({ status: 1, state: 'draft' })
     expect(await payoutMessages(c.phone)).toHaveLength(0)
   })
 })

@@ -10,6 +10,7 @@
  * message about money.
  */
 import { and, eq, isNull } from 'drizzle-orm'
+import { paymentReferenceOf } from '../../../domain/payments/reference'
 import type { Db, Tx } from '../../db/client'
 import { institution } from '../../db/schema'
 import { client } from '../../db/schema-identity'
@@ -49,6 +50,8 @@ export interface PayoutFacts {
   dueDate: string
   account: string
   cashPickupNumber: string | null
+  /** The client's payment reference for life (domain/payments/reference.ts): every channel takes it. */
+  paymentReference: string
 }
 
 export function payoutNoticeText(f: PayoutFacts): string {
@@ -57,7 +60,8 @@ export function payoutNoticeText(f: PayoutFacts): string {
     : `was sent to your ${f.account}`
   return (
     `Hiram: your loan of ${printedPhp(f.amount)} ${where}. ` +
-    `Please repay ${printedPhp(f.total)} by ${longDate(f.dueDate)}. Questions? Call customer care.`
+    `Please repay ${printedPhp(f.total)} by ${longDate(f.dueDate)} with your payment reference ${f.paymentReference} ` +
+    '(GCash, Maya, 7-Eleven, bank transfer and more: hiram.ph/repay). Questions? Call customer care.'
   )
 }
 
@@ -75,6 +79,7 @@ async function facts(db: Db, applicationId: number) {
       dueDate: loan.dueDate,
       phone: client.phone,
       email: client.email,
+      clientId: disbursement.clientId,
     })
     .from(disbursement)
     .innerJoin(disbursementEntry, eq(disbursementEntry.id, disbursement.entryId))
@@ -116,6 +121,7 @@ export async function runPayoutNotice(deps: NoticeDeps, job: Job): Promise<'sent
     dueDate: f.dueDate,
     account: describeAccount(f),
     cashPickupNumber: f.cashPickupNumber,
+    paymentReference: paymentReferenceOf(f.clientId),
   })
   const sms: OutgoingMessage = { channel: 'sms', recipient: f.phone, body, purpose: 'payout_sent' }
   try {

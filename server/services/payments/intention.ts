@@ -77,7 +77,7 @@ export async function createIntention(
     channel?.checkout === true
       ? await deps.paymentGateway.createCheckout(
           db,
-          { reference, amount, channel: channel.code, returnPath: '/profile/repayment' },
+          { reference, amount, channel: channel.code, returnPath: '/profile/my-loan' },
           now,
         )
       : null

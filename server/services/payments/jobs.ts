@@ -9,11 +9,11 @@ import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { outstandingOf } from '../../../domain/loan/ledger'
 import { loanNumberOf } from '../../../domain/payments/reference'
 import type { Db } from '../../db/client'
-import { errorSummary } from '../../db/errors'
+import { errorForLog, errorSummary } from '../../db/errors'
 import { institution } from '../../db/schema'
 import { client } from '../../db/schema-identity'
 import { disbursementEntry } from '../../db/schema-journey'
-import { creditRefund, payment, servicingJob } from '../../db/schema-payments'
+import { creditRefund, loanLedgerEntry, payment, servicingJob } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { PayoutUnavailableError } from '../../providers/payout'
 import { jobActor } from '../journey/journey'
@@ -21,6 +21,7 @@ import { printedPhp } from '../lending/documents'
 import { RECEIPT_JOB, REFUND_JOB } from './job-kinds'
 import { balancesOfLoan, bookEntries, loanTransaction } from './loans'
 import { allocationOf } from './posting'
+import { runServicingDayOnce } from './servicing'
 
 export const SERVICING_JOB_LEASE_MS = 60_000
 const RETRY_MS = 30_000
@@ -142,9 +143,13 @@ async function sendReceipt(deps: JobDeps, job: Job) {
 // Refunds
 
 /**
- * Pays a loan's credit back to the client's selected payout account. The amount is taken when the job runs (the
- * credit then, which later overpayments may have grown), the provider is called outside any transaction with
- * the refund id as its idempotency key, and the refund entry is booked in the loan's transaction afterwards.
+ * Pays a loan's credit back to the client's selected payout account, in three steps so the credit can never be
+ * spent twice: (1) in the loan's transaction, the credit is reserved: the refund entry is booked (credit to 0)
+ * and the refund marked `sending`, so a reversal racing the refund sees no credit left and is refused; (2) the
+ * payout provider is called outside any transaction, with the refund id as its idempotency key (a retry after
+ * an unavailable provider sends the same refund again, never a second one); (3) the outcome: succeeded, or
+ * refused by the provider, when a compensating entry gives the credit back. Only a paid loan's credit is
+ * refunded: a loan a reversal reopened keeps its credit against what it owes.
  */
 async function runRefund(deps: JobDeps, job: Job) {
   const db = deps.database.db
@@ -152,25 +157,37 @@ async function runRefund(deps: JobDeps, job: Job) {
   const refundId = Number(job.subjectId)
   const [refund] = await db.select().from(creditRefund).where(eq(creditRefund.id, refundId))
   if (!refund || refund.status === 'succeeded' || refund.status === 'failed') return
-  const balances = await balancesOfLoan(db, refund.loanId)
-  const amount = refund.status === 'sending' ? refund.amount : balances.credit
-  if (amount <= 0) {
-    await db
-      .update(creditRefund)
-      .set({ status: 'failed', failureReason: 'no credit', completedAt: now })
-      .where(eq(creditRefund.id, refundId))
-    return
-  }
   const [entry] = await db
     .select({ e: disbursementEntry, institution: institution.name })
     .from(disbursementEntry)
     .leftJoin(institution, eq(institution.id, disbursementEntry.institutionId))
     .where(and(eq(disbursementEntry.clientId, refund.clientId), eq(disbursementEntry.selected, true)))
   if (!entry) throw new Error('no payout account to refund to')
-  await db
-    .update(creditRefund)
-    .set({ status: 'sending', amount, entryId: entry.e.id })
-    .where(eq(creditRefund.id, refundId))
+  const by = jobActor('refund', refundId)
+  const amount = await loanTransaction(deps, refund.loanId, by, now, async (tx, locked, today) => {
+    const [current] = await tx.select().from(creditRefund).where(eq(creditRefund.id, refundId)).for('update')
+    if (current?.status === 'sending') return { result: current.amount, event: null }
+    if (current?.status !== 'queued') return { result: 0, event: null }
+    const { credit } = await balancesOfLoan(tx, locked.id)
+    if (credit <= 0 || locked.state !== 'paid') {
+      await tx
+        .update(creditRefund)
+        .set({
+          status: 'failed',
+          failureReason: credit <= 0 ? 'no credit' : 'loan not paid',
+          completedAt: now,
+        })
+        .where(eq(creditRefund.id, refundId))
+      return { result: 0, event: null }
+    }
+    await bookEntries(tx, locked, [{ kind: 'refund', part: 'credit', amount: -credit, refundId }], today, now)
+    await tx
+      .update(creditRefund)
+      .set({ status: 'sending', amount: credit, entryId: entry.e.id })
+      .where(eq(creditRefund.id, refundId))
+    return { result: credit, event: null }
+  })
+  if (amount <= 0) return
   const answer = await deps.payout.send({
     disbursementId: refundId,
     purpose: 'refund',
@@ -180,29 +197,43 @@ async function runRefund(deps: JobDeps, job: Job) {
     provider: entry.e.provider,
     amount,
   })
-  if (answer.status === 'failed') {
-    await db
-      .update(creditRefund)
-      .set({
-        status: 'failed',
-        providerRef: answer.reference,
-        failureReason: answer.reason,
-        completedAt: now,
-      })
-      .where(eq(creditRefund.id, refundId))
-    deps.logger.warn({ refundId, loanId: refund.loanId }, 'credit refund refused by the payout provider')
-    return
-  }
-  await loanTransaction(deps, refund.loanId, jobActor('refund', refundId), now, async (tx, locked, today) => {
+  await loanTransaction(deps, refund.loanId, by, now, async (tx, locked, today) => {
     const [current] = await tx.select().from(creditRefund).where(eq(creditRefund.id, refundId)).for('update')
     if (current?.status !== 'sending') return { result: null, event: null }
-    await bookEntries(
-      tx,
-      locked,
-      [{ kind: 'refund', part: 'credit', amount: -amount, refundId, memo: answer.reference }],
-      today,
-      now,
-    )
+    if (answer.status === 'failed') {
+      const [reserved] = await tx
+        .select()
+        .from(loanLedgerEntry)
+        .where(and(eq(loanLedgerEntry.refundId, refundId), eq(loanLedgerEntry.kind, 'refund')))
+      if (reserved)
+        await bookEntries(
+          tx,
+          locked,
+          [
+            {
+              kind: 'reversal',
+              part: 'credit',
+              amount: -reserved.amount,
+              refundId,
+              reversesId: reserved.id,
+              memo: 'refund',
+            },
+          ],
+          today,
+          now,
+        )
+      await tx
+        .update(creditRefund)
+        .set({
+          status: 'failed',
+          providerRef: answer.reference,
+          failureReason: answer.reason,
+          completedAt: now,
+        })
+        .where(eq(creditRefund.id, refundId))
+      deps.logger.warn({ refundId, loanId: refund.loanId }, 'credit refund refused by the payout provider')
+      return { result: null, event: null }
+    }
     await tx
       .update(creditRefund)
       .set({ status: 'succeeded', providerRef: answer.reference, completedAt: now })
@@ -269,4 +300,32 @@ export async function afterPosting(deps: JobDeps, paymentId: number) {
     )
     .returning()
   for (const job of taken) await runJob(deps, job)
+}
+
+/**
+ * The servicing worker of a server process: every `intervalMs`, the due receipts and refunds (retries of those
+ * `afterPosting` could not finish), and the instance's servicing day once it begins (claimed by its date, so
+ * several processes run it once). The returned function stops it and waits for the current round.
+ */
+export function startServicingWorker(deps: JobDeps, intervalMs = 5000): () => Promise<void> {
+  let current: Promise<unknown> = Promise.resolve()
+  let stopped = false
+  const round = async () => {
+    await runServicingDayOnce(deps)
+    while ((await runServicingJobs(deps)) > 0 && !stopped) {}
+  }
+  const timer = setInterval(() => {
+    if (stopped) return
+    current = current.then(() =>
+      stopped
+        ? undefined
+        : round().catch((error) => deps.logger.error({ err: errorForLog(error) }, 'servicing worker')),
+    )
+  }, intervalMs)
+  timer.unref()
+  return async () => {
+    stopped = true
+    clearInterval(timer)
+    await current
+  }
 }
