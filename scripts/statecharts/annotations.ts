@@ -5,9 +5,16 @@
  * - clientJourney (the server's journey, domain/journey/client-journey.machine.ts): each state's page
  *   (`describeDestination` of its `meta.destination`) and its flow status, a title that tells it from the
  *   browser's flow polling, and a table of the steps the routing knows but the server never enters.
+ * - loanLifecycle (domain/loan/loan-lifecycle.machine.ts): each state's spec status code and label, the events
+ *   with who sends them and through which calls, and the spec's statuses no transition reaches yet.
  */
 import { type JourneyStepMeta, unenteredSteps } from '../../domain/journey/client-journey.machine'
 import { describeDestination } from '../../domain/journey/destinations'
+import {
+  type LoanStateMeta,
+  loanEventDefinitions,
+  unenteredLoanStates,
+} from '../../domain/loan/loan-lifecycle.machine'
 import type { Chart } from './render'
 
 const describeStep = (meta: JourneyStepMeta) =>
@@ -47,6 +54,46 @@ function clientJourney(chart: Chart, metaOf: (id: string) => unknown): Chart {
   }
 }
 
+function isLoanMeta(meta: unknown): meta is LoanStateMeta {
+  return typeof meta === 'object' && meta !== null && 'status' in meta && 'label' in meta
+}
+
+function loanLifecycle(chart: Chart, metaOf: (id: string) => unknown): Chart {
+  const cell = (text: string) => text.replace(/\|/g, '\\|')
+  const title = 'Loan lifecycle (server)'
+  const events = Object.entries(loanEventDefinitions).map(
+    ([event, d]) =>
+      `| \`${event}\` | ${cell(d.label)} | ${d.sentBy.join(', ')} | ${d.calls.length ? cell(d.calls.join('; ')) : '(a job)'} |`,
+  )
+  const unentered = Object.entries(unenteredLoanStates).map(
+    ([state, meta]) => `| \`${state}\` | ${meta.status} | ${cell(meta.label)} |`,
+  )
+  return {
+    ...chart,
+    title,
+    states: chart.states.map((s) => {
+      if (s.parentId === null) return { ...s, note: title }
+      const meta = metaOf(s.id)
+      return isLoanMeta(meta) ? { ...s, note: `status ${meta.status}: ${meta.label}` } : s
+    }),
+    sections: [
+      ['## Events', '', '| Event | What | Sent by | Calls |', '| --- | --- | --- | --- |', ...events].join(
+        '\n',
+      ),
+      [
+        '## Statuses no transition reaches yet',
+        '',
+        'Spec section 4 names them; later issues (servicing II and III) add their states.',
+        '',
+        '| State | Status | Meaning |',
+        '| --- | --- | --- |',
+        ...unentered,
+      ].join('\n'),
+    ],
+  }
+}
+
 export const annotators: Record<string, (chart: Chart, metaOf: (id: string) => unknown) => Chart> = {
   clientJourney,
+  loanLifecycle,
 }
