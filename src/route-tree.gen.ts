@@ -24,6 +24,7 @@ import { Route as PromoRouteImport } from './routes/promo'
 import { Route as RecoverRouteImport } from './routes/recover'
 import { Route as RegistrationRouteRouteImport } from './routes/registration/route'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
+import { Route as AdminPaymentsRouteImport } from './routes/admin/payments'
 import { Route as AdminRouterRouteImport } from './routes/admin/router'
 import { Route as AffiliateSleeperOtpRouteImport } from './routes/affiliate/sleeper-otp'
 import { Route as ApplicationAcceptedRouteImport } from './routes/application/accepted'
@@ -63,6 +64,7 @@ import { Route as RepayEwalletsIndexRouteImport } from './routes/repay/ewallets/
 import { Route as RepayEwalletsSlugRouteImport } from './routes/repay/ewallets/$slug'
 import { Route as RepayPaymentCentersIndexRouteImport } from './routes/repay/payment-centers/index'
 import { Route as RepayPaymentCentersSlugRouteImport } from './routes/repay/payment-centers/$slug'
+import { Route as SandboxCheckoutIdRouteImport } from './routes/sandbox/checkout/$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -137,6 +139,11 @@ const RegistrationRouteRoute = RegistrationRouteRouteImport.update({
 const AdminIndexRoute = AdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminPaymentsRoute = AdminPaymentsRouteImport.update({
+  id: '/payments',
+  path: '/payments',
   getParentRoute: () => AdminRouteRoute,
 } as any)
 const AdminRouterRoute = AdminRouterRouteImport.update({
@@ -340,6 +347,11 @@ const RepayPaymentCentersSlugRoute = RepayPaymentCentersSlugRouteImport.update({
   path: '/repay/payment-centers/$slug',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SandboxCheckoutIdRoute = SandboxCheckoutIdRouteImport.update({
+  id: '/sandbox/checkout/$id',
+  path: '/sandbox/checkout/$id',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -356,6 +368,7 @@ export interface FileRoutesByFullPath {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
@@ -394,6 +407,7 @@ export interface FileRoutesByFullPath {
   '/profile/rollover/{-$id}': typeof ProfileRolloverChar123IdChar125Route
   '/repay/ewallets/$slug': typeof RepayEwalletsSlugRoute
   '/repay/payment-centers/$slug': typeof RepayPaymentCentersSlugRoute
+  '/sandbox/checkout/$id': typeof SandboxCheckoutIdRoute
   '/repay/ewallets/': typeof RepayEwalletsIndexRoute
   '/repay/payment-centers/': typeof RepayPaymentCentersIndexRoute
 }
@@ -409,6 +423,7 @@ export interface FileRoutesByTo {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
@@ -447,6 +462,7 @@ export interface FileRoutesByTo {
   '/profile/rollover/{-$id}': typeof ProfileRolloverChar123IdChar125Route
   '/repay/ewallets/$slug': typeof RepayEwalletsSlugRoute
   '/repay/payment-centers/$slug': typeof RepayPaymentCentersSlugRoute
+  '/sandbox/checkout/$id': typeof SandboxCheckoutIdRoute
   '/repay/ewallets': typeof RepayEwalletsIndexRoute
   '/repay/payment-centers': typeof RepayPaymentCentersIndexRoute
 }
@@ -466,6 +482,7 @@ export interface FileRoutesById {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
@@ -504,6 +521,7 @@ export interface FileRoutesById {
   '/profile/rollover/{-$id}': typeof ProfileRolloverChar123IdChar125Route
   '/repay/ewallets/$slug': typeof RepayEwalletsSlugRoute
   '/repay/payment-centers/$slug': typeof RepayPaymentCentersSlugRoute
+  '/sandbox/checkout/$id': typeof SandboxCheckoutIdRoute
   '/repay/ewallets/': typeof RepayEwalletsIndexRoute
   '/repay/payment-centers/': typeof RepayPaymentCentersIndexRoute
 }
@@ -524,6 +542,7 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/payments'
     | '/admin/router'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
@@ -562,6 +581,7 @@ export interface FileRouteTypes {
     | '/profile/rollover/{-$id}'
     | '/repay/ewallets/$slug'
     | '/repay/payment-centers/$slug'
+    | '/sandbox/checkout/$id'
     | '/repay/ewallets/'
     | '/repay/payment-centers/'
   fileRoutesByTo: FileRoutesByTo
@@ -577,6 +597,7 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/payments'
     | '/admin/router'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
@@ -615,6 +636,7 @@ export interface FileRouteTypes {
     | '/profile/rollover/{-$id}'
     | '/repay/ewallets/$slug'
     | '/repay/payment-centers/$slug'
+    | '/sandbox/checkout/$id'
     | '/repay/ewallets'
     | '/repay/payment-centers'
   id:
@@ -633,6 +655,7 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/payments'
     | '/admin/router'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
@@ -671,6 +694,7 @@ export interface FileRouteTypes {
     | '/profile/rollover/{-$id}'
     | '/repay/ewallets/$slug'
     | '/repay/payment-centers/$slug'
+    | '/sandbox/checkout/$id'
     | '/repay/ewallets/'
     | '/repay/payment-centers/'
   fileRoutesById: FileRoutesById
@@ -698,6 +722,7 @@ export interface RootRouteChildren {
   RepayIndexRoute: typeof RepayIndexRoute
   RepayEwalletsSlugRoute: typeof RepayEwalletsSlugRoute
   RepayPaymentCentersSlugRoute: typeof RepayPaymentCentersSlugRoute
+  SandboxCheckoutIdRoute: typeof SandboxCheckoutIdRoute
   RepayEwalletsIndexRoute: typeof RepayEwalletsIndexRoute
   RepayPaymentCentersIndexRoute: typeof RepayPaymentCentersIndexRoute
 }
@@ -807,6 +832,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AdminIndexRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/payments': {
+      id: '/admin/payments'
+      path: '/payments'
+      fullPath: '/admin/payments'
+      preLoaderRoute: typeof AdminPaymentsRouteImport
       parentRoute: typeof AdminRouteRoute
     }
     '/admin/router': {
@@ -1082,15 +1114,24 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof RepayPaymentCentersSlugRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/sandbox/checkout/$id': {
+      id: '/sandbox/checkout/$id'
+      path: '/sandbox/checkout/$id'
+      fullPath: '/sandbox/checkout/$id'
+      preLoaderRoute: typeof SandboxCheckoutIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
 interface AdminRouteRouteChildren {
+  AdminPaymentsRoute: typeof AdminPaymentsRoute
   AdminRouterRoute: typeof AdminRouterRoute
   AdminIndexRoute: typeof AdminIndexRoute
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
+  AdminPaymentsRoute: AdminPaymentsRoute,
   AdminRouterRoute: AdminRouterRoute,
   AdminIndexRoute: AdminIndexRoute,
 }
@@ -1206,6 +1247,7 @@ const rootRouteChildren: RootRouteChildren = {
   RepayIndexRoute: RepayIndexRoute,
   RepayEwalletsSlugRoute: RepayEwalletsSlugRoute,
   RepayPaymentCentersSlugRoute: RepayPaymentCentersSlugRoute,
+  SandboxCheckoutIdRoute: SandboxCheckoutIdRoute,
   RepayEwalletsIndexRoute: RepayEwalletsIndexRoute,
   RepayPaymentCentersIndexRoute: RepayPaymentCentersIndexRoute,
 }

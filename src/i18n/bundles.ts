@@ -11,7 +11,12 @@ const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
   ['/registration', ['journey', 'application']],
   ['/application', ['application']],
   ['/profile', ['application']],
+  // Paying back: My loan and the repayment page show the payment watch's toast and the channels' texts.
+  ['/profile/my-loan', ['repay']],
+  ['/profile/repayment', ['repay']],
   ['/repay', ['repay']],
+  // The sandbox gateway's checkout page (issue 16).
+  ['/sandbox', ['repay']],
   ['/documents/terms', ['legal']],
   ['/documents/policy', ['legal']],
   ['/admin', ['admin']],

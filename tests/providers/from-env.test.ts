@@ -20,7 +20,16 @@ import { codeMessage } from '../../server/services/identity/messages'
 import { createTestDatabase } from '../support/database'
 import { startHttpFake, startSmtpFake } from './fakes'
 
-const ALL = ['captcha', 'sms', 'email', 'identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway']
+const ALL = [
+  'captcha',
+  'sms',
+  'email',
+  'identityVerification',
+  'bankData',
+  'scoring',
+  'payout',
+  'paymentGateway',
+]
 
 function capturedLogger() {
   const lines: string[] = []
@@ -101,7 +110,13 @@ describe('NODE_ENV=production', () => {
       SMTP_FROM: 'no-reply@hiram.ph',
     }
     const providers = providersFromEnv(env, quiet())
-    expect(providers.sandboxed).toEqual(['identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway'])
+    expect(providers.sandboxed).toEqual([
+      'identityVerification',
+      'bankData',
+      'scoring',
+      'payout',
+      'paymentGateway',
+    ])
     expect(() => assertProductionSafe(env, providers.sandboxed)).toThrow(
       /identity verification: no real provider yet/,
     )

@@ -31,8 +31,8 @@ import {
   renderApplicationDocuments,
 } from '../../services/lending/documents'
 import { prepareSignature, signApplication } from '../../services/lending/payout'
-import { activeLoanView } from '../../services/payments/views'
 import { reviewQueuePage } from '../../services/lending/review-queue'
+import { activeLoanView } from '../../services/payments/views'
 import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { binary, ok, okPage, setHeader } from '../envelope'

@@ -9,7 +9,9 @@
  * set-based SQL for 100,000 loans.
  */
 import { and, eq } from 'drizzle-orm'
+import { notFound } from '../../../domain/errors'
 import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
+import { client } from '../../db/schema-identity'
 import { loan } from '../../db/schema-lending'
 import { servicingDay } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
@@ -66,6 +68,10 @@ export async function moveClock(deps: ServicingDeps, move: ClockMove) {
   const db = deps.database.db
   const now = deps.now()
   const clientId = move.clientId ?? null
+  if (clientId !== null) {
+    const [known] = await db.select({ id: client.id }).from(client).where(eq(client.id, clientId))
+    if (!known) throw notFound('Client')
+  }
   const before = await businessToday(db, clientId, now)
   if (move.days > 0)
     await addOffset(db, clientId === null ? INSTANCE_SCOPE : clientScope(clientId), move.days, now)

@@ -2,7 +2,8 @@
  * /admin/router, the sandbox router for QA and admins: the documented sandbox data (which first name gives
  * which decision, which payout account which payout outcome; domain/sandbox-data.ts, checked against the
  * providers by tests/domain/sandbox-data.test.ts), the QA cookie that lifts the journey's redirects in this
- * browser (spec section 4, Sandbox), and every page of the client journey to open directly.
+ * browser (spec section 4, Sandbox), the sandbox tools that move the business clock and make a payment arrive at a
+ * channel (issue 16; sandbox-tools.tsx), and every page of the client journey to open directly.
  */
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -12,6 +13,7 @@ import { sandboxPayoutByAccount, sandboxScoringByFirstName } from '../../../doma
 import { readCookie, removeCookie, writeCookie } from '../../app/cookies'
 import { useMessages } from '../../i18n/messages'
 import { TableSection } from './admin-parts'
+import { SandboxTools } from './sandbox-tools'
 
 /** A QA session lasts a working day. */
 const SANDBOX_COOKIE_SECONDS = 12 * 60 * 60
@@ -40,6 +42,7 @@ export function SandboxRouter() {
           </button>
         </p>
       </section>
+      <SandboxTools />
       <TableSection
         id="sandbox-scoring-title"
         title={r.scoringTitle}
@@ -70,7 +73,7 @@ export function SandboxRouter() {
           ))}
         </ul>
         <p>
-          <Link to="/admin">{r.back}</Link>
+          <Link to="/admin">{r.back}</Link> · <Link to="/admin/payments">{r.paymentsLink}</Link>
         </p>
       </nav>
     </>

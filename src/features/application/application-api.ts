@@ -19,12 +19,12 @@ import type { DecisionApplication, OfferCall } from '../../../domain/offer-decis
 import type { ApplicationStatusFacts } from '../../../machines/application-wait.machine'
 import type { CodeSent } from '../../../machines/code-request.machine'
 import type { ApiClient } from '../../api/client'
+import { fetchActiveLoan } from '../../app/servicing'
 
 export const applicationQueryKeys = {
   actual: ['application', 'actual'] as const,
   status: ['application', 'actual', 'status'] as const,
   offer: (id: number) => ['application', id, 'offer'] as const,
-  activeLoan: ['loan', 'active'] as const,
 }
 
 /** A missing application is an error the screens show (`applicationNotFound`), not an empty page. */
@@ -53,8 +53,9 @@ export async function getActualOffer(api: ApiClient, id: number, signal?: AbortS
   )
 }
 
-export async function getActiveLoan(api: ApiClient, signal?: AbortSignal): Promise<ActiveLoan | null> {
-  return v.parse(answers.activeLoanSchema, await api.call(lending.getActiveLoan, {}, { signal }))
+/** The active loan, or null (src/app/servicing.ts: My loan, the repayment page and the repay pages share it). */
+export function getActiveLoan(api: ApiClient, signal?: AbortSignal): Promise<ActiveLoan | null> {
+  return fetchActiveLoan(api, { signal })
 }
 
 /** Renders the agreement and the disclosure statement for the approved application (status 2). */

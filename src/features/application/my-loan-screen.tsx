@@ -1,14 +1,23 @@
 /**
- * /profile/my-loan: the active loan (GET /private/client/loan/active): the principal, the amount due with
- * its parts, the due date ('MMM DD, YYYY', Asia/Manila) and the days left (the invoice's dueDays).
+ * /profile/my-loan: the active loan (GET /private/client/loan/active, issue 16 item 7): the loan number and the
+ * client's payment reference, the principal, today's amount due (the payoff) and what is outstanding by part
+ * (penalties only when charged), a credit when the client overpaid, the due date ('MMM DD, YYYY', Asia/Manila)
+ * and the days left or overdue (the invoice's dueDays); Pay in full and Pay another amount (the repayment page);
+ * the payment history and the statement of account with its PDF.
+ *
+ * While it is open the payment watch (src/app/payment-watch.tsx) asks every few seconds: a payment that posts
+ * shows as a toast and the figures change by themselves. When the loan is repaid, the journey's flow poll moves
+ * the client on (to the no-loan page): this page never navigates.
  */
 import { Link } from '@tanstack/react-router'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import { formatPhp } from '../../../domain/money'
+import { PaymentWatch } from '../../app/payment-watch'
+import { useActiveLoan, useClientSession, useSingleLinkSession } from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'
 import { formatLongDate } from './format'
+import { PaymentHistory, StatementOfAccount } from './loan-history'
 import { type Figure, Figures, QueryGate, ScreenFrame } from './parts'
-import { useActiveLoan } from './queries'
 
 type LoanTexts = ReturnType<typeof useMessages>['application']['myLoan']
 
@@ -22,11 +31,12 @@ export function daysLeftText(dueDays: number, m: LoanTexts): string {
 
 function parts(loan: ActiveLoan, m: LoanTexts): Figure[] {
   const p = loan.amountDue.parts
+  const penalties = p?.penalties ?? p?.penalty
   const candidates: [string, string, { amount: number } | null | undefined][] = [
     ['part-principal', m.partPrincipal, p?.principal],
     ['part-interest', m.partInterest, p?.interest],
     ['part-fees', m.partFees, p?.fees],
-    ['part-penalty', m.partPenalty, p?.penalty],
+    ['part-penalty', m.partPenalty, penalties],
   ]
   // A penalty line only when one is charged; the other parts always show, even at zero.
   return candidates.flatMap(([name, label, money]) =>
@@ -36,11 +46,24 @@ function parts(loan: ActiveLoan, m: LoanTexts): Figure[] {
   )
 }
 
-export function MyLoanScreen() {
+function identity(loan: ActiveLoan, m: LoanTexts): Figure[] {
+  return [
+    ...(loan.loanNumber ? [{ name: 'loan-number', label: m.loanNumber, value: loan.loanNumber }] : []),
+    ...(loan.paymentReference
+      ? [{ name: 'payment-reference', label: m.paymentReference, value: loan.paymentReference }]
+      : []),
+  ]
+}
+
+/** `pollMs`: how often the payment watch asks (tests shorten it). */
+export function MyLoanScreen({ pollMs }: { pollMs?: number } = {}) {
   const m = useMessages().application.myLoan
+  const client = useClientSession()
+  const singleLink = useSingleLinkSession()
   const query = useActiveLoan()
   return (
     <ScreenFrame title={m.title}>
+      {client ? <PaymentWatch pollInterval={pollMs} /> : null}
       <QueryGate query={query}>
         {(loan) =>
           loan ? (
@@ -48,6 +71,7 @@ export function MyLoanScreen() {
               <Figures
                 label={m.title}
                 figures={[
+                  ...identity(loan, m),
                   { name: 'principal', label: m.principal, value: formatPhp(loan.principal.amount) },
                   { name: 'amount-due', label: m.amountDue, value: formatPhp(loan.amountDue.amount) },
                   { name: 'due-date', label: m.dueDate, value: formatLongDate(loan.dueDate) },
@@ -60,11 +84,36 @@ export function MyLoanScreen() {
               />
               <h2 className="section__title">{m.parts}</h2>
               <Figures label={m.parts} figures={parts(loan, m)} />
-              <p className="button-row">
-                <Link to="/repay" className="button button--primary">
+              {loan.credit && loan.credit.amount > 0 ? (
+                <>
+                  <Figures
+                    label={m.credit}
+                    figures={[{ name: 'credit', label: m.credit, value: formatPhp(loan.credit.amount) }]}
+                  />
+                  <p className="muted">{m.creditNote}</p>
+                </>
+              ) : null}
+              <nav className="button-row" aria-label={m.actionsLabel}>
+                {singleLink ? null : (
+                  <>
+                    <Link to="/profile/repayment" className="button button--primary">
+                      {m.payInFull}
+                    </Link>
+                    <Link
+                      to="/profile/repayment"
+                      search={{ amount: 'custom' }}
+                      className="button button--secondary"
+                    >
+                      {m.payOther}
+                    </Link>
+                  </>
+                )}
+                <Link to="/repay" className="button button--ghost">
                   {m.repay}
                 </Link>
-              </p>
+              </nav>
+              <PaymentHistory />
+              {loan.id !== undefined ? <StatementOfAccount loanId={loan.id} /> : null}
             </>
           ) : (
             <p role="status">{m.noLoan}</p>

@@ -1,7 +1,7 @@
 /** The queries the application screens share, keyed once (applicationQueryKeys). */
 import { useQuery } from '@tanstack/react-query'
 import { useApi } from '../../app/app-context'
-import { applicationQueryKeys, getActiveLoan, getActualApplication, getActualOffer } from './application-api'
+import { applicationQueryKeys, getActualApplication, getActualOffer } from './application-api'
 
 export function useActualApplication() {
   const api = useApi()
@@ -18,15 +18,6 @@ export function useActualOffer(applicationId: number | undefined) {
     queryKey: applicationQueryKeys.offer(applicationId ?? 0),
     queryFn: ({ signal }) => getActualOffer(api, applicationId as number, signal),
     enabled: applicationId !== undefined,
-    staleTime: 0,
-  })
-}
-
-export function useActiveLoan() {
-  const api = useApi()
-  return useQuery({
-    queryKey: applicationQueryKeys.activeLoan,
-    queryFn: ({ signal }) => getActiveLoan(api, signal),
     staleTime: 0,
   })
 }

@@ -1,17 +1,23 @@
-import { useShell } from '../../app/app-context'
+/**
+ * /repay/bank-transfer: InstaPay and PESONet to the client's own virtual account (8801 and the payment reference,
+ * domain/payments/reference.ts), so a transfer needs no reference typed. The steps are the reference data's
+ * (domain/payments/channels.ts, bank_transfer), filled with a logged-in client's account and amount.
+ */
+import { channelOf } from '../../../domain/payments/channels'
 import { useMessages } from '../../i18n/messages'
 import { Breadcrumbs, Callout, NumberedSteps, PageHeader } from '../../ui/layout/page'
+import { CopyButton } from './copy-button'
+import { useFill, useRepayView, YourPaymentDetails } from './your-loan'
 
-/** /repay/bank-transfer: Hiram's account, the reference rule, and InstaPay, PESONet and counter steps. */
+const bank = channelOf('bank_transfer')
+
 export function BankTransferPage() {
   const m = useMessages()
   const r = m.repay
   const b = r.bankTransfer
-  const methods = [
-    { id: 'instapay', title: b.instapayTitle, steps: b.instapaySteps, posting: b.instapayPosting },
-    { id: 'pesonet', title: b.pesonetTitle, steps: b.pesonetSteps, posting: b.pesonetPosting },
-    { id: 'counter', title: b.counterTitle, steps: b.counterSteps, posting: b.counterPosting },
-  ]
+  const view = useRepayView()
+  const fill = useFill(view)
+  const number = view.kind === 'loan' ? view.virtualAccount : null
   return (
     <article className="page">
       <Breadcrumbs
@@ -20,6 +26,7 @@ export function BankTransferPage() {
         current={r.bank.title}
       />
       <PageHeader title={b.title} lead={b.lead} />
+      <YourPaymentDetails view={view} />
       <div className="split">
         <div className="split__main">
           <section className="card account-card" aria-labelledby="bank-account">
@@ -35,19 +42,31 @@ export function BankTransferPage() {
                 <dt>{b.accountLabels.name}</dt>
                 <dd className="details-list__value">
                   <span>{b.account.name}</span>
-                  <CopyButton value={b.account.name} label={b.copy.name} done={b.copy.nameDone} />
-                </dd>
-              </div>
-              <div className="details-list__row">
-                <dt>{b.accountLabels.number}</dt>
-                <dd className="details-list__value">
-                  <span className="mono">{b.account.number}</span>
                   <CopyButton
-                    value={b.account.number.replace(/\s/g, '')}
-                    label={b.copy.number}
-                    done={b.copy.numberDone}
+                    value={b.account.name}
+                    label={b.copy.name}
+                    done={b.copy.nameDone}
+                    failed={b.copy.failed}
+                    text={b.copy.button}
                   />
                 </dd>
+              </div>
+              <div className="details-list__row" data-figure="account-number">
+                <dt>{b.accountLabels.number}</dt>
+                {number ? (
+                  <dd className="details-list__value">
+                    <span className="mono">{number}</span>
+                    <CopyButton
+                      value={number}
+                      label={b.copy.number}
+                      done={b.copy.numberDone}
+                      failed={b.copy.failed}
+                      text={b.copy.button}
+                    />
+                  </dd>
+                ) : (
+                  <dd>{b.numberVisitor}</dd>
+                )}
               </div>
               <div className="details-list__row">
                 <dt>{b.accountLabels.type}</dt>
@@ -55,18 +74,28 @@ export function BankTransferPage() {
               </div>
             </dl>
           </section>
-          <Callout tone="warning" title={b.referenceTitle}>
+          <Callout title={b.referenceTitle}>
             <p>{b.referenceBody}</p>
           </Callout>
-          {methods.map((method) => (
-            <section key={method.id} className="section-block" aria-labelledby={`bank-${method.id}`}>
-              <h2 id={`bank-${method.id}`} className="section__title">
-                {method.title}
-              </h2>
-              <NumberedSteps steps={method.steps} />
-              <p className="muted">{method.posting}</p>
-            </section>
-          ))}
+          <section className="section-block" aria-labelledby="bank-steps">
+            <h2 id="bank-steps" className="section__title">
+              {b.stepsTitle}
+            </h2>
+            <NumberedSteps steps={bank.steps.map(fill)} />
+            <p className="muted">{bank.posting}</p>
+          </section>
+          <section className="section-block" aria-labelledby="bank-instapay">
+            <h2 id="bank-instapay" className="section__title">
+              {b.instapayTitle}
+            </h2>
+            <p>{b.instapayBody}</p>
+          </section>
+          <section className="section-block" aria-labelledby="bank-pesonet">
+            <h2 id="bank-pesonet" className="section__title">
+              {b.pesonetTitle}
+            </h2>
+            <p>{b.pesonetBody}</p>
+          </section>
         </div>
         <div className="split__side stack">
           <Callout tone="success">
@@ -78,22 +107,5 @@ export function BankTransferPage() {
         </div>
       </div>
     </article>
-  )
-}
-
-/** Copies a value and confirms with a toast (or says it could not, e.g. without clipboard permission). */
-function CopyButton({ value, label, done }: { value: string; label: string; done: string }) {
-  const m = useMessages()
-  const shell = useShell()
-  const copy = () => {
-    Promise.resolve()
-      .then(() => navigator.clipboard.writeText(value))
-      .then(() => shell.send({ type: 'notice.push', tone: 'success', text: done }))
-      .catch(() => shell.send({ type: 'notice.push', tone: 'error', text: m.repay.bankTransfer.copy.failed }))
-  }
-  return (
-    <button type="button" className="button button--ghost button--sm" aria-label={label} onClick={copy}>
-      {m.repay.bankTransfer.copy.button}
-    </button>
   )
 }

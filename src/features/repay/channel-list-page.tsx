@@ -1,6 +1,6 @@
 import { useMessages } from '../../i18n/messages'
 import { Breadcrumbs, Callout, PageHeader } from '../../ui/layout/page'
-import { type ChannelKind, channelsOfKind } from './channels'
+import { type ChannelKind, channelsOfKind, introOf } from './channels'
 import { ChannelLink } from './repay-links'
 
 /** /repay/ewallets and /repay/payment-centers: the channels of one kind, each linking to its steps. */
@@ -21,7 +21,7 @@ export function ChannelListPage({ kind }: { kind: ChannelKind }) {
             <h2 className="card__title">
               <ChannelLink channel={channel} className="channel-card__link" />
             </h2>
-            <p>{r.channels[channel.slug].intro}</p>
+            <p>{introOf(r, channel.slug)}</p>
             <p className="channel-card__more" aria-hidden="true">
               {r.stepsLink} →
             </p>

@@ -1,35 +1,36 @@
 /**
- * Repayment channels with their own step-by-step page. The slug is the URL segment and also the key of the
- * channel's texts in the locale file (`repay.channels[slug]`: intro, steps, posting), so a channel without
- * texts does not type-check. Brand names are proper nouns and stay here.
+ * The repayment channels with a page of their own (`/repay/ewallets/{slug}`, `/repay/payment-centers/{slug}`):
+ * the e-wallets and payment centres of the reference data (domain/payments/channels.ts), which the server's
+ * payment intention reads too, so a page and the instructions a client is given cannot disagree. Bank transfer
+ * has its own page (/repay/bank-transfer). A channel's intro is in the locale file (`repay.channels[slug]`).
  */
+import {
+  channelBySlug,
+  type PaymentChannel,
+  type PaymentChannelKind,
+  paymentChannels,
+} from '../../../domain/payments/channels'
 import type { Messages } from '../../i18n/messages'
 
-export type ChannelSlug = keyof Messages['repay']['channels']
-export type ChannelKind = 'ewallet' | 'payment-center'
+export type ChannelKind = Exclude<PaymentChannelKind, 'bank'>
 
-export interface RepayChannel {
-  slug: ChannelSlug
-  name: string
+export interface RepayChannel extends PaymentChannel {
   kind: ChannelKind
 }
 
-export const repayChannels: readonly RepayChannel[] = [
-  { slug: 'gcash', name: 'GCash', kind: 'ewallet' },
-  { slug: 'maya', name: 'Maya', kind: 'ewallet' },
-  { slug: 'grabpay', name: 'GrabPay', kind: 'ewallet' },
-  { slug: 'shopeepay', name: 'ShopeePay', kind: 'ewallet' },
-  { slug: 'coins-ph', name: 'Coins.ph', kind: 'ewallet' },
-  { slug: '7-eleven', name: '7-Eleven (CLiQQ)', kind: 'payment-center' },
-  { slug: 'cebuana-lhuillier', name: 'Cebuana Lhuillier', kind: 'payment-center' },
-  { slug: 'm-lhuillier', name: 'M Lhuillier', kind: 'payment-center' },
-  { slug: 'palawan-express', name: 'Palawan Express', kind: 'payment-center' },
-  { slug: 'bayad-center', name: 'Bayad Center', kind: 'payment-center' },
-  { slug: 'sm-bills-payment', name: 'SM Bills Payment', kind: 'payment-center' },
-]
+const isPageChannel = (channel: PaymentChannel): channel is RepayChannel => channel.kind !== 'bank'
+
+export const repayChannels: readonly RepayChannel[] = paymentChannels.filter(isPageChannel)
 
 export const channelsOfKind = (kind: ChannelKind) => repayChannels.filter((c) => c.kind === kind)
 
 /** The channel of that kind with that slug, or undefined (the route then answers 404). */
-export const findChannel = (kind: ChannelKind, slug: string) =>
-  repayChannels.find((c) => c.kind === kind && c.slug === slug)
+export function findChannel(kind: ChannelKind, slug: string): RepayChannel | undefined {
+  const channel = channelBySlug(kind, slug)
+  return channel && isPageChannel(channel) ? channel : undefined
+}
+
+/** A channel's intro from the locale file (`repay.channels[slug]`); tests check every channel has one. */
+export function introOf(texts: Messages['repay'], slug: string): string {
+  return (texts.channels as Record<string, { intro: string } | undefined>)[slug]?.intro ?? ''
+}

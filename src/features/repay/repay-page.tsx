@@ -3,17 +3,23 @@ import { useMessages } from '../../i18n/messages'
 import { Callout, PageHeader } from '../../ui/layout/page'
 import { type ChannelKind, channelsOfKind } from './channels'
 import { ChannelLink } from './repay-links'
+import { useRepayView, YourPaymentDetails } from './your-loan'
 
 const kindPaths = { ewallet: '/repay/ewallets', 'payment-center': '/repay/payment-centers' } as const
 
-/** /repay: the three ways to pay, the reference rule and the fee and safety notes. */
+/**
+ * /repay: the three ways to pay, the reference rule and the fee and safety notes; a logged-in client reads their
+ * own payment reference and amount due first.
+ */
 export function RepayPage() {
   const m = useMessages()
   const r = m.repay
   const kinds: ChannelKind[] = ['ewallet', 'payment-center']
+  const view = useRepayView()
   return (
     <article className="page">
       <PageHeader title={r.title} lead={r.lead} />
+      <YourPaymentDetails view={view} />
       <Callout title={r.referenceTitle}>
         <p>{r.referenceBody}</p>
       </Callout>

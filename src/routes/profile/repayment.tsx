@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { RepaymentScreen } from '../../features/repayment/repayment-screen'
+import { validateRepaymentSearch } from '../../features/repayment/search'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/profile/repayment')({
+  validateSearch: validateRepaymentSearch,
+  loader: () => loadPageTitle('profile_repayment'),
+  head: titleHead,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.profile_repayment} />
+  return <RepaymentScreen customAmount={Route.useSearch().amount === 'custom'} />
 }

@@ -6,6 +6,7 @@ import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import { ApiError } from '../../../src/api/client'
 import { MyLoanScreen } from '../../../src/features/application/my-loan-screen'
 import { SummaryScreen, signErrorKey } from '../../../src/features/application/summary-screen'
+import { fakeAuth } from '../repayment/harness'
 import { applicationFor, Harness, offerOf, scriptedApi } from './harness'
 
 vi.mock('@tanstack/react-router', () => ({
@@ -60,7 +61,7 @@ describe('<MyLoanScreen>', () => {
   it('shows the principal, the amount due with its parts, the due date and the days left', async () => {
     const { api, get } = scriptedApi({ get: { [LOAN]: loanWith() } })
     render(
-      <Harness api={api}>
+      <Harness api={api} services={{ auth: fakeAuth('client') }}>
         <MyLoanScreen />
       </Harness>,
     )
@@ -85,7 +86,7 @@ describe('<MyLoanScreen>', () => {
   ])('dueDays %i reads %s; a penalty is listed when charged', async (dueDays, text) => {
     const { api } = scriptedApi({ get: { [LOAN]: loanWith({ dueDays, penalty: 3_000 }) } })
     render(
-      <Harness api={api}>
+      <Harness api={api} services={{ auth: fakeAuth('client') }}>
         <MyLoanScreen />
       </Harness>,
     )
@@ -96,7 +97,7 @@ describe('<MyLoanScreen>', () => {
   it('no active loan says so', async () => {
     const { api } = scriptedApi({ get: { [LOAN]: null } })
     render(
-      <Harness api={api}>
+      <Harness api={api} services={{ auth: fakeAuth('client') }}>
         <MyLoanScreen />
       </Harness>,
     )
@@ -106,7 +107,7 @@ describe('<MyLoanScreen>', () => {
   it('an answer that does not match the loan contract is an error, not a guess', async () => {
     const { api } = scriptedApi({ get: { [LOAN]: { repaymentInvoice: { dueDays: 'soon' } } } })
     render(
-      <Harness api={api}>
+      <Harness api={api} services={{ auth: fakeAuth('client') }}>
         <MyLoanScreen />
       </Harness>,
     )

@@ -1,0 +1,296 @@
+/**
+ * /profile/repayment (issue 16 item 7): the logged-in client's way to pay. The loan's number, payment reference
+ * and today's amount due; a form (repayment-form.ts) choosing Pay in full (the payoff, which holds until 11:59 PM
+ * Manila) or another amount, and a channel; sent as a payment intention (POST /private/client/payment-intention),
+ * whose answer is shown: the channel's steps with the reference, amount and virtual account filled in, and for an
+ * e-wallet the link to the gateway's checkout page.
+ *
+ * While the page is open the payment watch (src/app/payment-watch.tsx) asks every few seconds: a payment that
+ * posts shows as a toast and the figures change by themselves. A repaid loan leaves a thank-you and a link on;
+ * the journey, not this page, decides where the client goes next.
+ */
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
+import { Link } from '@tanstack/react-router'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { type Resolver, useForm, useWatch } from 'react-hook-form'
+import type { ActiveLoan } from '../../../domain/contract/lending-answers'
+import type { PaymentIntention } from '../../../domain/contract/payments'
+import { formatPhp } from '../../../domain/money'
+import { channelOf, type PaymentChannelKind, paymentChannels } from '../../../domain/payments/channels'
+import { PaymentWatch } from '../../app/payment-watch'
+import { type IntentionRequest, useActiveLoan, useCreateIntention } from '../../app/servicing'
+import { fmt, useMessages } from '../../i18n/messages'
+import { FieldError, type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
+import { applyServerErrors } from '../../ui/forms/violations'
+import { NumberedSteps } from '../../ui/layout/page'
+import { type RepaymentFormValues, repaymentFields, repaymentSchema } from './repayment-form'
+
+type RepaymentTexts = ReturnType<typeof useMessages>['repay']['repayment']
+
+/** `customAmount`: start on another amount (`?amount=custom`); `pollMs`: the payment watch's interval (tests). */
+export function RepaymentScreen({
+  customAmount = false,
+  pollMs,
+}: {
+  customAmount?: boolean
+  pollMs?: number
+}) {
+  const m = useMessages()
+  const r = m.repay.repayment
+  const query = useActiveLoan()
+  // Whether this page saw a loan: an answer without one then means it was just repaid.
+  const [hadLoan, setHadLoan] = useState(false)
+  const loan = query.data
+  useEffect(() => {
+    if (loan) setHadLoan(true)
+  }, [loan])
+  return (
+    <section className="page page--narrow repayment-screen" aria-labelledby="repayment-title">
+      <div className="page-header">
+        <h1 id="repayment-title" className="page-header__title">
+          {m.titles.profile_repayment}
+        </h1>
+        <p className="lead">{r.lead}</p>
+      </div>
+      <PaymentWatch pollInterval={pollMs} />
+      {query.isPending ? (
+        <p role="status">{m.application.loadingData}</p>
+      ) : query.isError ? (
+        <div className="callout callout--warning" role="alert">
+          <p className="callout__body">{m.application.loadFailed}</p>
+          <button type="button" className="button button--secondary" onClick={() => void query.refetch()}>
+            {m.application.retry}
+          </button>
+        </div>
+      ) : loan ? (
+        <>
+          <LoanSummary loan={loan} texts={r} />
+          <Repayment loan={loan} customAmount={customAmount} />
+        </>
+      ) : (
+        <>
+          <div className="callout callout--success" role="status">
+            <p className="callout__body">{hadLoan ? r.paid : r.noLoan}</p>
+          </div>
+          <p className="button-row">
+            <Link to="/profile/my-loan" className="button button--primary">
+              {r.continue}
+            </Link>
+          </p>
+        </>
+      )}
+    </section>
+  )
+}
+
+function LoanSummary({ loan, texts: r }: { loan: ActiveLoan; texts: RepaymentTexts }) {
+  const rows = [
+    ['loan-number', r.loanNumber, loan.loanNumber],
+    ['payment-reference', r.reference, loan.paymentReference],
+    ['amount-due', r.amountDue, formatPhp(loan.amountDue.amount)],
+  ] as const
+  return (
+    <dl className="details-list card" aria-label={r.summaryLabel}>
+      {rows.map(([name, label, value]) =>
+        value ? (
+          <div key={name} className="details-list__row" data-figure={name}>
+            <dt>{label}</dt>
+            <dd className={name === 'amount-due' ? undefined : 'mono'}>{value}</dd>
+          </div>
+        ) : null,
+      )}
+    </dl>
+  )
+}
+
+/** The form, then the intention it made; "Choose another amount or channel" comes back to the form. */
+function Repayment({ loan, customAmount }: { loan: ActiveLoan; customAmount: boolean }) {
+  const create = useCreateIntention()
+  if (create.data) return <IntentionInstructions intention={create.data} onAgain={() => create.reset()} />
+  return (
+    <RepaymentForm
+      payoff={loan.amountDue.amount}
+      customAmount={customAmount}
+      pending={create.isPending}
+      submit={(body, failed) => create.mutate(body, { onError: failed })}
+    />
+  )
+}
+
+const kinds: PaymentChannelKind[] = ['bank', 'ewallet', 'payment-center']
+
+function RepaymentForm({
+  payoff,
+  customAmount,
+  pending,
+  submit,
+}: {
+  payoff: number
+  customAmount: boolean
+  pending: boolean
+  submit: (body: IntentionRequest, failed: (error: unknown) => void) => void
+}) {
+  const m = useMessages().repay.repayment
+  const resolver = useMemo(
+    () =>
+      standardSchemaResolver(repaymentSchema(payoff)) as Resolver<
+        RepaymentFormValues,
+        unknown,
+        IntentionRequest
+      >,
+    [payoff],
+  )
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    setFocus,
+    formState: { errors },
+  } = useForm<RepaymentFormValues, unknown, IntentionRequest>({
+    resolver,
+    defaultValues: { what: customAmount ? 'custom' : 'full', amount: '', channel: '' },
+  })
+  const what = useWatch({ control, name: 'what' })
+  const [formError, setFormError] = useState<FieldErrorView | null>(null)
+  const max = formatPhp(payoff)
+  const text = (raw: string | undefined): FieldErrorView | null => {
+    if (!raw) return null
+    const known = (m.errors as Record<string, string>)[raw]
+    return { key: raw, text: known ? fmt(known, { max }) : raw }
+  }
+  // "Pay another amount" on My loan: the amount field is where the client starts.
+  useEffect(() => {
+    if (customAmount) setFocus('amount')
+  }, [customAmount, setFocus])
+  const onSubmit = handleSubmit((body) => {
+    setFormError(null)
+    submit(body, (error) =>
+      setFormError(text(applyServerErrors(error, repaymentFields, setError) ?? undefined)),
+    )
+  })
+  const channelError = text(errors.channel?.message)
+  return (
+    <form className="card stack repayment-form" aria-label={m.formLabel} noValidate onSubmit={onSubmit}>
+      <fieldset className="field field--choices">
+        <legend className="field__label">{m.howMuch}</legend>
+        <div className="choices choices--stacked">
+          <label className="choice">
+            <input type="radio" value="full" {...register('what')} />
+            <span>{fmt(m.full, { amount: max })}</span>
+          </label>
+          <label className="choice">
+            <input type="radio" value="custom" {...register('what')} />
+            <span>{m.custom}</span>
+          </label>
+        </div>
+        {what === 'full' ? <p className="field__hint">{m.fullHint}</p> : null}
+      </fieldset>
+      {what === 'custom' ? (
+        <TextField
+          label={m.amount}
+          hint={fmt(m.amountHint, { max })}
+          inputMode="decimal"
+          autoComplete="off"
+          error={text(errors.amount?.message)}
+          {...register('amount')}
+        />
+      ) : null}
+      <fieldset
+        className={`field field--choices${channelError ? ' field--invalid' : ''}`}
+        aria-describedby={channelError ? 'repayment-channel-error' : undefined}
+      >
+        <legend className="field__label">{m.channel}</legend>
+        {kinds.map((kind) => (
+          <fieldset key={kind} className="field field--choices">
+            <legend className="field__hint">{m.channelKinds[kind]}</legend>
+            <div className="choices">
+              {paymentChannels
+                .filter((channel) => channel.kind === kind)
+                .map((channel) => (
+                  <label key={channel.code} className="choice">
+                    <input
+                      type="radio"
+                      value={channel.code}
+                      aria-invalid={channelError ? true : undefined}
+                      {...register('channel')}
+                    />
+                    <span>{channel.name}</span>
+                  </label>
+                ))}
+            </div>
+          </fieldset>
+        ))}
+        <FieldError id="repayment-channel-error" error={channelError} />
+      </fieldset>
+      <FormError error={formError} />
+      <p className="button-row">
+        <button type="submit" className="button button--primary" disabled={pending}>
+          {pending ? m.submitting : m.submit}
+        </button>
+      </p>
+    </form>
+  )
+}
+
+/** The payment intention's answer: what to pay, where, and how; for an e-wallet, the gateway's checkout. */
+function IntentionInstructions({ intention, onAgain }: { intention: PaymentIntention; onAgain: () => void }) {
+  const m = useMessages().repay.repayment.instructions
+  const channel = intention.channel ? channelOf(intention.channel) : null
+  const name = intention.instructions?.name ?? channel?.name ?? ''
+  const amount = formatPhp(intention.amount)
+  const heading = useRef<HTMLHeadingElement>(null)
+  // The form the client sent is gone: its answer takes the focus, so a screen reader reads it.
+  useEffect(() => heading.current?.focus(), [])
+  const rows: [string, string, string | null][] = [
+    ['amount', m.amount, amount],
+    ['payment-reference', m.reference, intention.reference],
+    [
+      'virtual-account',
+      m.virtualAccount,
+      intention.channel === 'bank_transfer' ? intention.virtualAccount : null,
+    ],
+    ['channel', m.channel, name || null],
+  ]
+  return (
+    <section className="card stack" aria-labelledby="intention-title" data-intention={intention.id}>
+      <h2 id="intention-title" className="card__title card__title--lg" tabIndex={-1} ref={heading}>
+        {fmt(m.title, { amount, name })}
+      </h2>
+      <dl className="details-list" aria-label={m.label}>
+        {rows.map(([key, label, value]) =>
+          value ? (
+            <div key={key} className="details-list__row" data-figure={key}>
+              <dt>{label}</dt>
+              <dd className={key === 'amount' || key === 'channel' ? undefined : 'mono'}>{value}</dd>
+            </div>
+          ) : null,
+        )}
+      </dl>
+      {intention.purpose === 'full_repayment' ? <p className="muted">{m.holds}</p> : null}
+      {intention.checkoutUrl ? (
+        <>
+          <p className="button-row">
+            <a href={intention.checkoutUrl} className="button button--primary" data-checkout>
+              {fmt(m.continue, { name })}
+            </a>
+          </p>
+          <p className="muted">{fmt(m.checkoutNote, { name })}</p>
+        </>
+      ) : null}
+      {intention.instructions ? (
+        <>
+          <h3 className="section__title">{m.stepsTitle}</h3>
+          <NumberedSteps steps={intention.instructions.steps} />
+          <p className="muted">{fmt(m.posting, { posting: intention.instructions.posting })}</p>
+        </>
+      ) : null}
+      <p role="status">{m.watching}</p>
+      <p className="button-row">
+        <button type="button" className="button button--ghost" onClick={onAgain}>
+          {m.again}
+        </button>
+      </p>
+    </section>
+  )
+}
