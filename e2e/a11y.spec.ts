@@ -62,7 +62,7 @@ const profileRoutes = [
   '/profile/rollover',
 ]
 
-const adminRoutes = ['/admin', '/admin/router']
+const adminRoutes = ['/admin', '/admin/router', '/admin/payments']
 
 /**
  * Rules whose findings issue 13 named, failed whatever axe's impact: content outside landmarks (the
