@@ -79,18 +79,19 @@ const loanId = (e: Errors) =>
     v.check((typed) => loanIdOf(typed) !== null, e.loanId),
   )
 
+/** A day as a date input gives it, or nothing. */
+const optionalDate = (e: Errors) =>
+  v.pipe(
+    v.string(),
+    v.check((d) => d === '' || ISO_DATE.test(d), e.date),
+  )
+
 /** The list's filters: every one optional; dates as the date inputs give them; from not after to. */
 export const filtersSchema = (e: Errors) =>
   v.pipe(
     v.object({
-      from: v.pipe(
-        v.string(),
-        v.check((d) => d === '' || ISO_DATE.test(d), e.date),
-      ),
-      to: v.pipe(
-        v.string(),
-        v.check((d) => d === '' || ISO_DATE.test(d), e.date),
-      ),
+      from: optionalDate(e),
+      to: optionalDate(e),
       channel: v.union([v.literal(''), v.picklist(paymentChannelCodes)], e.channel),
       status: v.union([v.literal(''), v.picklist(['posted', 'unmatched', 'reversed'])], e.required),
       reference: v.pipe(

@@ -6,15 +6,13 @@
  * (payment-actions.tsx). Every action is recorded on the server with who did it and when; the list is fetched
  * again after each one.
  */
-import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { type ChangeEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
-import { useForm } from 'react-hook-form'
 import { formatPhp } from '../../../domain/money'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
-import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
+import { FormError, TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
 import {
   assignPaymentToLoan,
@@ -27,6 +25,7 @@ import {
   paymentStatuses,
   reverseOnePayment,
 } from './admin-api'
+import { LoanReasonFields, SubmitRow, usePaymentsApi, useSchemaForm } from './form-parts'
 import { LoanActions, ManualPayment, Reconcile } from './payment-actions'
 import {
   type AssignValues,
@@ -34,7 +33,6 @@ import {
   channelName,
   channelOptions,
   type FilterValues,
-  fieldError,
   filtersSchema,
   loanIdOf,
   placeServerErrors,
@@ -90,14 +88,15 @@ function PaymentList() {
     placeholderData: (previous) => previous,
   })
 
-  const { register, handleSubmit, reset, setError, formState } = useForm<FilterValues, unknown, FilterValues>(
-    {
-      resolver: standardSchemaResolver(filtersSchema(p.errors)),
-      defaultValues: emptyFilters,
-    },
-  )
   // A filter the server still refuses (a 400 on `query.reference`) goes on its field.
-  const [filterError, setFilterError] = useState<FieldErrorView | null>(null)
+  const {
+    handleSubmit,
+    reset,
+    setError,
+    bind,
+    formError: filterError,
+    setFormError: setFilterError,
+  } = useSchemaForm<FilterValues>(filtersSchema(p.errors), emptyFilters)
   useEffect(() => {
     if (!list.error) return
     setFilterError(
@@ -105,7 +104,7 @@ function PaymentList() {
         ? placeServerErrors(list.error, filterFields, setError, m.loadFailed)
         : null,
     )
-  }, [list.error, setError, m.loadFailed])
+  }, [list.error, setError, setFilterError, m.loadFailed])
 
   const search = handleSubmit((values) => {
     setFilterError(null)
@@ -127,7 +126,6 @@ function PaymentList() {
     setNotice(message)
     noticeRef.current?.focus()
   }
-  const errors = formState.errors
   const data = list.data
   const totalPages = Math.max(1, data?.totalPages ?? 1)
 
@@ -139,41 +137,26 @@ function PaymentList() {
       <search>
         <form aria-label={p.filters.title} noValidate onSubmit={search}>
           <div className="admin-filters">
-            <TextField
-              label={p.filters.from}
-              hint={p.filters.dateHint}
-              type="date"
-              error={fieldError('from', errors.from)}
-              {...register('from')}
-            />
-            <TextField
-              label={p.filters.to}
-              hint={p.filters.dateHint}
-              type="date"
-              error={fieldError('to', errors.to)}
-              {...register('to')}
-            />
+            <TextField label={p.filters.from} hint={p.filters.dateHint} type="date" {...bind('from')} />
+            <TextField label={p.filters.to} hint={p.filters.dateHint} type="date" {...bind('to')} />
             <SelectField
               label={p.filters.channel}
               placeholder={p.filters.anyChannel}
               options={channelOptions}
-              error={fieldError('channel', errors.channel)}
-              {...register('channel')}
+              {...bind('channel')}
             />
             <SelectField
               label={p.filters.status}
               placeholder={p.filters.anyStatus}
               options={paymentStatuses.map((status) => ({ value: status, label: p.statuses[status] }))}
-              error={fieldError('status', errors.status)}
-              {...register('status')}
+              {...bind('status')}
             />
             <TextField
               label={p.filters.reference}
               type="search"
               inputMode="numeric"
               autoComplete="off"
-              error={fieldError('reference', errors.reference)}
-              {...register('reference')}
+              {...bind('reference')}
             />
           </div>
           <FormError error={filterError} />
@@ -414,29 +397,22 @@ function ActionPanel({ titleId, title, children }: { titleId: string; title: str
   )
 }
 
-function AssignPanel({
-  payment,
-  onDone,
-  onCancel,
-}: {
-  payment: BackOfficePayment
-  onDone: (message: string) => void
-  onCancel: () => void
-}) {
+/** What a row's action panel is given: its payment, and what to do when it is done or cancelled. */
+type PanelProps = { payment: BackOfficePayment; onDone: (message: string) => void; onCancel: () => void }
+
+function AssignPanel({ payment, onDone, onCancel }: PanelProps) {
   const p = useMessages().admin.payments
   const a = p.assign
-  const api = useApi()
-  const queryClient = useQueryClient()
-  const { register, handleSubmit, setError, formState } = useForm<AssignValues, unknown, AssignValues>({
-    resolver: standardSchemaResolver(assignSchema(p.errors)),
-    defaultValues: { loanId: '', reason: '' },
-  })
-  const [formError, setFormError] = useState<FieldErrorView | null>(null)
+  const { api, refreshPayments } = usePaymentsApi()
+  const { handleSubmit, setError, bind, formError, setFormError } = useSchemaForm<AssignValues>(
+    assignSchema(p.errors),
+    { loanId: '', reason: '' },
+  )
   const assign = useMutation({
     mutationFn: (values: AssignValues) =>
       assignPaymentToLoan(api, payment.id, { loanId: loanIdOf(values.loanId)!, reason: values.reason }),
     onSuccess: async (answer) => {
-      await queryClient.invalidateQueries({ queryKey: paymentQueryKeys.all })
+      await refreshPayments()
       onDone(fmt(a.done, { id: answer.id, loan: answer.loanNumber ?? String(answer.loanId ?? '') }))
     },
     onError: (error) => setFormError(placeServerErrors(error, ['loanId', 'reason'], setError, a.failed)),
@@ -456,53 +432,25 @@ function AssignPanel({
         })}
       </p>
       <form aria-labelledby={titleId} noValidate onSubmit={submit}>
-        <TextField
-          label={a.loanId}
-          hint={a.loanIdHint}
-          autoComplete="off"
-          error={fieldError('loanId', formState.errors.loanId)}
-          {...register('loanId')}
-        />
-        <TextField
-          label={a.reason}
-          hint={a.reasonHint}
-          autoComplete="off"
-          error={fieldError('reason', formState.errors.reason)}
-          {...register('reason')}
-        />
-        <FormError error={formError} />
-        {assign.isPending ? <p role="status">{a.sending}</p> : null}
-        <p className="button-row">
-          <button type="submit" className="button button--primary" disabled={assign.isPending}>
-            {a.submit}
-          </button>
+        <LoanReasonFields t={a} bind={bind} />
+        <SubmitRow error={formError} pending={assign.isPending} sending={a.sending} submit={a.submit}>
           <button type="button" className="button button--ghost" onClick={onCancel}>
             {p.cancel}
           </button>
-        </p>
+        </SubmitRow>
       </form>
     </ActionPanel>
   )
 }
 
-function ReversePanel({
-  payment,
-  onDone,
-  onCancel,
-}: {
-  payment: BackOfficePayment
-  onDone: (message: string) => void
-  onCancel: () => void
-}) {
+function ReversePanel({ payment, onDone, onCancel }: PanelProps) {
   const p = useMessages().admin.payments
   const r = p.reverse
-  const api = useApi()
-  const queryClient = useQueryClient()
-  const { register, handleSubmit, setError, formState } = useForm<ReverseValues, unknown, ReverseValues>({
-    resolver: standardSchemaResolver(reverseSchema(p.errors)),
-    defaultValues: { reason: '' },
-  })
-  const [formError, setFormError] = useState<FieldErrorView | null>(null)
+  const { api, refreshPayments } = usePaymentsApi()
+  const { handleSubmit, setError, bind, formError, setFormError } = useSchemaForm<ReverseValues>(
+    reverseSchema(p.errors),
+    { reason: '' },
+  )
   // The reason checked, waiting for "Yes": a reversal cannot be undone.
   const [confirming, setConfirming] = useState<ReverseValues | null>(null)
   const confirmButton = useRef<HTMLButtonElement>(null)
@@ -512,7 +460,7 @@ function ReversePanel({
   const reverse = useMutation({
     mutationFn: (values: ReverseValues) => reverseOnePayment(api, payment.id, values.reason),
     onSuccess: async (answer) => {
-      await queryClient.invalidateQueries({ queryKey: paymentQueryKeys.all })
+      await refreshPayments()
       onDone(fmt(r.done, { id: answer.id }))
     },
     onError: (error) => {
@@ -536,8 +484,7 @@ function ReversePanel({
           hint={r.reasonHint}
           autoComplete="off"
           readOnly={confirming !== null}
-          error={fieldError('reason', formState.errors.reason)}
-          {...register('reason')}
+          {...bind('reason')}
         />
         <FormError error={formError} />
         {confirming ? null : (

@@ -5,22 +5,23 @@
  * webhook reaches our endpoint as a real gateway's would). Outside the sandbox the server has no such calls and
  * the forms say so.
  */
-import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useMutation } from '@tanstack/react-query'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
-import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
-import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
-import { SelectField } from '../../ui/forms/select-field'
-import { makeSandboxPaymentArrive, manilaDay, moveBusinessClock, paymentQueryKeys } from './admin-api'
+import { TextField } from '../../ui/forms/fields'
+import { makeSandboxPaymentArrive, manilaDay, moveBusinessClock } from './admin-api'
+import {
+  PaymentFields,
+  ResultLine,
+  SubmitRow,
+  TitledSection,
+  usePaymentsApi,
+  useSchemaForm,
+} from './form-parts'
 import {
   type ClockValues,
   centavosOfPesos,
-  channelOptions,
   clockSchema,
-  fieldError,
   placeServerErrors,
   type SandboxPaymentValues,
   sandboxPaymentSchema,
@@ -29,27 +30,21 @@ import {
 export function SandboxTools() {
   const t = useMessages().admin.router.tools
   return (
-    <section className="section" aria-labelledby="sandbox-tools-title">
-      <h2 id="sandbox-tools-title" className="section__title">
-        {t.title}
-      </h2>
-      <p>{t.lead}</p>
+    <TitledSection id="sandbox-tools-title" title={t.title} lead={t.lead}>
       <MoveClock />
       <PaymentArrives />
-    </section>
+    </TitledSection>
   )
 }
 
 function MoveClock() {
   const m = useMessages().admin
   const t = m.router.tools.clock
-  const api = useApi()
-  const queryClient = useQueryClient()
-  const { register, handleSubmit, setError, formState } = useForm<ClockValues, unknown, ClockValues>({
-    resolver: standardSchemaResolver(clockSchema(m.payments.errors)),
-    defaultValues: { days: '', clientId: '' },
-  })
-  const [formError, setFormError] = useState<FieldErrorView | null>(null)
+  const { api, refreshPayments } = usePaymentsApi()
+  const { handleSubmit, setError, bind, formError, setFormError } = useSchemaForm<ClockValues>(
+    clockSchema(m.payments.errors),
+    { days: '', clientId: '' },
+  )
   const move = useMutation({
     mutationFn: (values: ClockValues) =>
       moveBusinessClock(api, {
@@ -57,7 +52,7 @@ function MoveClock() {
         ...(values.clientId ? { clientId: Number(values.clientId) } : {}),
       }),
     // Servicing days may have posted, accrued or refunded: the payments list is stale.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: paymentQueryKeys.all }),
+    onSuccess: () => refreshPayments(),
     onError: (error) => setFormError(placeServerErrors(error, ['days', 'clientId'], setError, t.failed)),
   })
   const submit = handleSubmit((values) => {
@@ -66,32 +61,23 @@ function MoveClock() {
   })
   const clock = move.data
   return (
-    <section className="card" aria-labelledby="sandbox-clock-title">
-      <h3 id="sandbox-clock-title">{t.title}</h3>
-      <p>{t.lead}</p>
+    <TitledSection card id="sandbox-clock-title" title={t.title} lead={t.lead}>
       <form aria-labelledby="sandbox-clock-title" noValidate onSubmit={submit}>
         <TextField
           label={t.days}
           hint={t.daysHint}
           inputMode="numeric"
           autoComplete="off"
-          error={fieldError('days', formState.errors.days)}
-          {...register('days')}
+          {...bind('days')}
         />
         <TextField
           label={t.clientId}
           hint={t.clientIdHint}
           inputMode="numeric"
           autoComplete="off"
-          error={fieldError('clientId', formState.errors.clientId)}
-          {...register('clientId')}
+          {...bind('clientId')}
         />
-        <FormError error={formError} />
-        <p className="button-row">
-          <button type="submit" className="button button--primary" disabled={move.isPending}>
-            {t.submit}
-          </button>
-        </p>
+        <SubmitRow error={formError} pending={move.isPending} submit={t.submit} />
       </form>
       <div role="status" aria-live="polite" data-sandbox-clock={clock?.today}>
         {move.isPending ? <p>{t.sending}</p> : null}
@@ -111,24 +97,18 @@ function MoveClock() {
           </>
         ) : null}
       </div>
-    </section>
+    </TitledSection>
   )
 }
 
 function PaymentArrives() {
   const m = useMessages().admin
   const t = m.router.tools.payment
-  const api = useApi()
-  const queryClient = useQueryClient()
-  const { register, handleSubmit, setError, formState } = useForm<
-    SandboxPaymentValues,
-    unknown,
-    SandboxPaymentValues
-  >({
-    resolver: standardSchemaResolver(sandboxPaymentSchema(m.payments.errors)),
-    defaultValues: { reference: '', amount: '', channel: '' },
-  })
-  const [formError, setFormError] = useState<FieldErrorView | null>(null)
+  const { api, refreshPayments } = usePaymentsApi()
+  const { handleSubmit, setError, bind, formError, setFormError } = useSchemaForm<SandboxPaymentValues>(
+    sandboxPaymentSchema(m.payments.errors),
+    { reference: '', amount: '', channel: '' },
+  )
   const send = useMutation({
     mutationFn: (values: SandboxPaymentValues) =>
       makeSandboxPaymentArrive(api, {
@@ -136,7 +116,7 @@ function PaymentArrives() {
         amount: centavosOfPesos(values.amount)!,
         channel: values.channel as PaymentChannelCode,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: paymentQueryKeys.all }),
+    onSuccess: () => refreshPayments(),
     onError: (error) =>
       setFormError(placeServerErrors(error, ['reference', 'amount', 'channel'], setError, t.failed)),
   })
@@ -145,43 +125,13 @@ function PaymentArrives() {
     send.mutate(values)
   })
   const sent = send.data
-  const errors = formState.errors
   return (
-    <section className="card" aria-labelledby="sandbox-payment-title">
-      <h3 id="sandbox-payment-title">{t.title}</h3>
-      <p>{t.lead}</p>
+    <TitledSection card id="sandbox-payment-title" title={t.title} lead={t.lead}>
       <form aria-labelledby="sandbox-payment-title" noValidate onSubmit={submit}>
-        <TextField
-          label={t.reference}
-          hint={t.referenceHint}
-          inputMode="numeric"
-          autoComplete="off"
-          error={fieldError('reference', errors.reference)}
-          {...register('reference')}
-        />
-        <TextField
-          label={t.amount}
-          hint={t.amountHint}
-          inputMode="decimal"
-          autoComplete="off"
-          error={fieldError('amount', errors.amount)}
-          {...register('amount')}
-        />
-        <SelectField
-          label={t.channel}
-          placeholder={t.chooseChannel}
-          options={channelOptions}
-          error={fieldError('channel', errors.channel)}
-          {...register('channel')}
-        />
-        <FormError error={formError} />
-        <p className="button-row">
-          <button type="submit" className="button button--primary" disabled={send.isPending}>
-            {t.submit}
-          </button>
-        </p>
+        <PaymentFields t={t} bind={bind} />
+        <SubmitRow error={formError} pending={send.isPending} submit={t.submit} />
       </form>
-      <p role="status" aria-live="polite" data-sandbox-payment={sent?.eventId}>
+      <ResultLine data-sandbox-payment={sent?.eventId}>
         {send.isPending
           ? t.sending
           : sent
@@ -191,7 +141,7 @@ function PaymentArrives() {
                 chargeId: sent.chargeId,
               })
             : null}
-      </p>
-    </section>
+      </ResultLine>
+    </TitledSection>
   )
 }

@@ -4,7 +4,7 @@
  * principal, with any credit) and the statement of account (GET /private/client/loan/{id}/statement: every
  * ledger entry with what the client owed after it), with its PDF.
  */
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import type { PaymentView, Statement } from '../../../domain/contract/payments'
 import { formatPhp } from '../../../domain/money'
 import { channelOf, type PaymentChannelCode, paymentChannelCodes } from '../../../domain/payments/channels'
@@ -33,50 +33,81 @@ export function allocationText(payment: PaymentView, m: LoanTexts): string {
   return lines.join(' · ')
 }
 
+/** A block of My loan titled by its h2. */
+function HistoryBlock({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="section-block" aria-labelledby={id}>
+      <h2 id={id} className="section__title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
+
+/** A table wider than a phone scrolls inside its box: focusable and named (axe scrollable-region-focusable). */
+function ScrollTable({
+  label,
+  columns,
+  children,
+}: {
+  label: string
+  /** Each column's heading, and whether it holds numbers (right-aligned). */
+  columns: readonly (readonly [heading: string, numeric?: boolean])[]
+  children: ReactNode
+}) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
+    <section className="table-wrap" aria-label={label} tabIndex={0}>
+      <table className="table">
+        <caption className="visually-hidden">{label}</caption>
+        <thead>
+          <tr>
+            {columns.map(([heading, numeric]) => (
+              <th key={heading} scope="col" className={numeric ? 'num' : undefined}>
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </section>
+  )
+}
+
 export function PaymentHistory() {
   const m = useMessages().application.myLoan
   const query = usePayments()
   return (
-    <section className="section-block" aria-labelledby="payment-history">
-      <h2 id="payment-history" className="section__title">
-        {m.historyTitle}
-      </h2>
+    <HistoryBlock id="payment-history" title={m.historyTitle}>
       <QueryGate query={query}>
         {(payments) =>
           payments.length === 0 ? (
             <p>{m.historyEmpty}</p>
           ) : (
-            // A table wider than a phone scrolls inside its box: focusable and named (axe scrollable-region-focusable).
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-            <section className="table-wrap" aria-label={m.historyLabel} tabIndex={0}>
-              <table className="table">
-                <caption className="visually-hidden">{m.historyLabel}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{m.columns.date}</th>
-                    <th scope="col" className="num">
-                      {m.columns.amount}
-                    </th>
-                    <th scope="col">{m.columns.channel}</th>
-                    <th scope="col">{m.columns.appliedTo}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {payments.map((payment) => (
-                    <tr key={payment.id} data-payment={payment.id} data-status={payment.status}>
-                      <td>{formatLongDate(payment.paidAt)}</td>
-                      <td className="num">{formatPhp(payment.amount)}</td>
-                      <td>{channelName(payment.channel)}</td>
-                      <td>{allocationText(payment, m)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
+            <ScrollTable
+              label={m.historyLabel}
+              columns={[
+                [m.columns.date],
+                [m.columns.amount, true],
+                [m.columns.channel],
+                [m.columns.appliedTo],
+              ]}
+            >
+              {payments.map((payment) => (
+                <tr key={payment.id} data-payment={payment.id} data-status={payment.status}>
+                  <td>{formatLongDate(payment.paidAt)}</td>
+                  <td className="num">{formatPhp(payment.amount)}</td>
+                  <td>{channelName(payment.channel)}</td>
+                  <td>{allocationText(payment, m)}</td>
+                </tr>
+              ))}
+            </ScrollTable>
           )
         }
       </QueryGate>
-    </section>
+    </HistoryBlock>
   )
 }
 
@@ -115,10 +146,7 @@ export function StatementOfAccount({ loanId }: { loanId: number }) {
     }
   }
   return (
-    <section className="section-block" aria-labelledby="statement-title">
-      <h2 id="statement-title" className="section__title">
-        {m.statementTitle}
-      </h2>
+    <HistoryBlock id="statement-title" title={m.statementTitle}>
       <QueryGate query={query}>
         {(statement) => (
           <>
@@ -126,39 +154,26 @@ export function StatementOfAccount({ loanId }: { loanId: number }) {
             {statement.entries.length === 0 ? (
               <p>{m.statementEmpty}</p>
             ) : (
-              // A table wider than a phone scrolls inside its box: focusable and named (axe scrollable-region-focusable).
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-              <section className="table-wrap" aria-label={m.statementLabel} tabIndex={0}>
-                <table className="table">
-                  <caption className="visually-hidden">{m.statementLabel}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{m.columns.date}</th>
-                      <th scope="col">{m.columns.entry}</th>
-                      <th scope="col" className="num">
-                        {m.columns.amount}
-                      </th>
-                      <th scope="col" className="num">
-                        {m.columns.balance}
-                      </th>
-                      <th scope="col" className="num">
-                        {m.columns.creditAfter}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {statement.entries.map((entry) => (
-                      <tr key={entry.id} data-entry={entry.kind} data-part={entry.part}>
-                        <td>{formatLongDate(entry.date)}</td>
-                        <td>{entryText(entry, m)}</td>
-                        <td className="num">{formatPhp(entry.amount)}</td>
-                        <td className="num">{formatPhp(entry.outstandingAfter)}</td>
-                        <td className="num">{formatPhp(entry.creditAfter)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
+              <ScrollTable
+                label={m.statementLabel}
+                columns={[
+                  [m.columns.date],
+                  [m.columns.entry],
+                  [m.columns.amount, true],
+                  [m.columns.balance, true],
+                  [m.columns.creditAfter, true],
+                ]}
+              >
+                {statement.entries.map((entry) => (
+                  <tr key={entry.id} data-entry={entry.kind} data-part={entry.part}>
+                    <td>{formatLongDate(entry.date)}</td>
+                    <td>{entryText(entry, m)}</td>
+                    <td className="num">{formatPhp(entry.amount)}</td>
+                    <td className="num">{formatPhp(entry.outstandingAfter)}</td>
+                    <td className="num">{formatPhp(entry.creditAfter)}</td>
+                  </tr>
+                ))}
+              </ScrollTable>
             )}
             <p className="button-row">
               <button
@@ -179,6 +194,6 @@ export function StatementOfAccount({ loanId }: { loanId: number }) {
           </>
         )}
       </QueryGate>
-    </section>
+    </HistoryBlock>
   )
 }
