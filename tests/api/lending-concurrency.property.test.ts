@@ -161,30 +161,33 @@ describe('lending under concurrency', () => {
   })
 
   it('any interleaving of create, update, cancel, decide and sign keeps one active application and one disbursement', async () => {
-    // Not vacuous: some runs must reach a signature and some a refusal.
+    // Not vacuous: some runs must reach a signature and some a refusal. The random runs may all cancel or
+    // change their application before it is signed (seen once in 15 runs on PostgreSQL), so the plain path is
+    // always one of the runs: two creates race, the worker decides, the signature goes alone.
     const seen = new Set<string>()
-    await fc.assert(
-      fc.asyncProperty(fc.scheduler(), opsArb, opsArb, async (s, first, second) => {
-        const c = await readyClient(t, 'Juan')
-        const scheduled = s.scheduleFunction((op: Op) => runOp(op, c))
-        const round = async (ops: Op[]) => {
-          const all = ops.map((op) => scheduled(op))
-          await s.waitAll()
-          const results = await Promise.all(all)
-          for (const r of results) seen.add(r)
-          return results
-        }
-        // Round 1 races creates against the rest; the worker then decides what is pending, and round 2 races
-        // the signature (now possible) against updates, cancels, creates and the worker.
-        const r1 = await round(['create', 'create', ...first])
-        await invariants(c, r1)
-        await runDueJobs(t.deps)
-        const r2 = await round(['sign', ...second])
-        for (let i = 0; i < 3; i++) await runDueJobs(t.deps)
-        await invariants(c, r2)
-      }),
-      { numRuns: usingPostgres ? 15 : 25 },
-    )
+    const scenario = async (s: fc.Scheduler, first: Op[], second: Op[]) => {
+      const c = await readyClient(t, 'Juan')
+      const scheduled = s.scheduleFunction((op: Op) => runOp(op, c))
+      const round = async (ops: Op[]) => {
+        const all = ops.map((op) => scheduled(op))
+        await s.waitAll()
+        const results = await Promise.all(all)
+        for (const r of results) seen.add(r)
+        return results
+      }
+      // Round 1 races creates against the rest; the worker then decides what is pending, and round 2 races
+      // the signature (now possible) against updates, cancels, creates and the worker.
+      const r1 = await round(['create', 'create', ...first])
+      await invariants(c, r1)
+      await runDueJobs(t.deps)
+      const r2 = await round(['sign', ...second])
+      for (let i = 0; i < 3; i++) await runDueJobs(t.deps)
+      await invariants(c, r2)
+    }
+    await scenario(fc.sample(fc.scheduler(), { numRuns: 1, seed: 1 })[0]!, [], [])
+    await fc.assert(fc.asyncProperty(fc.scheduler(), opsArb, opsArb, scenario), {
+      numRuns: usingPostgres ? 15 : 25,
+    })
     expect(seen).toContain('signed')
     expect(seen).toContain('409')
     expect(seen).toContain('201')
