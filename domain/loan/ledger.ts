@@ -10,6 +10,8 @@
  * A reversal is the same entries again with the opposite sign, so history is never edited.
  */
 
+import { daysBetween } from '../pricing/manila-date'
+
 export const ledgerParts = ['principal', 'interest', 'fees', 'penalties', 'credit'] as const
 export type LedgerPart = (typeof ledgerParts)[number]
 
@@ -126,9 +128,7 @@ export interface InterestTerms {
  * after the due date penalties, not interest, apply: issue 18).
  */
 export function accrualDaysBy(startDate: string, today: string, term: number, heldDays: number): number {
-  const elapsed = Math.round(
-    (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000,
-  )
+  const elapsed = daysBetween(startDate, today)
   return Math.max(0, Math.min(term, elapsed + 1 - heldDays))
 }
 

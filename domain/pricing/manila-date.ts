@@ -38,6 +38,16 @@ export function addDays(date: string, days: number): string {
   return new Date((epochDay(date) + days) * DAY_MS).toISOString().slice(0, 10)
 }
 
+/** Whole days from one calendar date to another (negative when `to` is before `from`). */
+export function daysBetween(from: string, to: string): number {
+  return epochDay(to) - epochDay(from)
+}
+
+/** The instant a Manila calendar day begins (its midnight, 16:00 UTC the day before). */
+export function manilaDayStart(date: string): Date {
+  return new Date(epochDay(date) * DAY_MS - MANILA_OFFSET_MS)
+}
+
 /** `today` as the calculator passes it: an instant, or a date already on the Manila calendar. */
 export function toManilaDate(today: Date | string): string {
   if (typeof today === 'string') {

@@ -10,7 +10,7 @@ import type { BackOfficePayment } from '../../../domain/contract/payments'
 import { DomainError, notFound } from '../../../domain/errors'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import { clientIdOfReference, loanNumberOf, normaliseReference } from '../../../domain/payments/reference'
-import { addDays } from '../../../domain/pricing/manila-date'
+import { addDays, daysBetween, manilaDayStart } from '../../../domain/pricing/manila-date'
 import type { DbOrTx } from '../../db/client'
 import { application, disbursement, lendingJob, loan } from '../../db/schema-lending'
 import { payment, servicingAction } from '../../db/schema-payments'
@@ -22,10 +22,6 @@ import { postToLoan, receivePayment, reversePayment } from './posting'
 
 type Deps = Pick<AppDeps, 'database' | 'logger' | 'now'>
 type PaymentRow = typeof payment.$inferSelect
-
-const MANILA_OFFSET_MS = 8 * 3_600_000
-/** The UTC instant a Manila day starts. */
-const manilaStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - MANILA_OFFSET_MS)
 
 export function paymentView(row: PaymentRow): BackOfficePayment {
   return {
@@ -63,8 +59,8 @@ export interface PaymentFilters {
 
 export async function paymentsPage(db: DbOrTx, f: PaymentFilters) {
   const where: SQL[] = []
-  if (f.from) where.push(gte(payment.receivedAt, manilaStart(f.from)))
-  if (f.to) where.push(lt(payment.receivedAt, manilaStart(addDays(f.to, 1))))
+  if (f.from) where.push(gte(payment.receivedAt, manilaDayStart(f.from)))
+  if (f.to) where.push(lt(payment.receivedAt, manilaDayStart(addDays(f.to, 1))))
   if (f.channel) where.push(eq(payment.channel, f.channel))
   if (f.status) where.push(eq(payment.status, f.status))
   if (f.reference) where.push(eq(payment.reference, normaliseReference(f.reference)))
@@ -182,10 +178,7 @@ export async function loanAction(
     }
     if (action === 'release') {
       const since = locked.heldSince ?? today
-      const held = Math.max(
-        0,
-        Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${since}T00:00:00Z`)) / 86_400_000),
-      )
+      const held = Math.max(0, daysBetween(since, today))
       return {
         result: null,
         event: { type: 'RELEASE' as const },

@@ -4,27 +4,21 @@
  * Manila day, so the figure cannot change before then); another amount is at most that payoff. E-wallets get
  * the gateway's checkout; every channel gets its steps with the client's reference, amount and virtual account.
  */
-import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { PaymentIntention, PaymentPurpose } from '../../../domain/contract/payments'
 import { DomainError, invalid } from '../../../domain/errors'
 import { outstandingOf } from '../../../domain/loan/ledger'
 import { formatPhp } from '../../../domain/money'
 import { channelOf, fillStep, type PaymentChannelCode } from '../../../domain/payments/channels'
 import { paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/reference'
-import { manilaDate } from '../../../domain/pricing/manila-date'
-import { loan } from '../../db/schema-lending'
+import { addDays, manilaDate, manilaDayStart } from '../../../domain/pricing/manila-date'
 import { paymentIntention } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { readOffsets, shifted } from './clock'
-import { todaysBalances } from './views'
-
-const DAY_MS = 86_400_000
-const MANILA_OFFSET_MS = 8 * 3_600_000
+import { openLoan, todaysBalances } from './views'
 
 /** The real instant a business day ends (23:59:59.999 Manila), for a clock `offsetDays` ahead of real time. */
 export function endOfBusinessDay(day: string, offsetDays: number): Date {
-  const manilaMidnightNext = Date.parse(`${day}T00:00:00Z`) + DAY_MS - MANILA_OFFSET_MS
-  return new Date(manilaMidnightNext - 1 - offsetDays * DAY_MS)
+  return new Date(shifted(manilaDayStart(addDays(day, 1)), -offsetDays).getTime() - 1)
 }
 
 export interface IntentionBody {
@@ -40,12 +34,7 @@ export async function createIntention(
 ): Promise<PaymentIntention> {
   const db = deps.database.db
   const now = deps.now()
-  const [row] = await db
-    .select()
-    .from(loan)
-    .where(and(eq(loan.clientId, clientId), inArray(loan.state, ['active', 'on_hold'])))
-    .orderBy(desc(loan.createdAt))
-    .limit(1)
+  const row = await openLoan(db, clientId)
   if (!row) throw new DomainError('conflict', 'noActiveLoan', 'There is no loan to pay.')
   if (body.purpose === 'extension_fee' || body.purpose === 'instalment')
     throw new DomainError(

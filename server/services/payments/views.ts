@@ -9,18 +9,13 @@ import type { PaymentView, Statement } from '../../../domain/contract/payments'
 import { notFound } from '../../../domain/errors'
 import { balancesOf, type LedgerKind, type LedgerPart, outstandingOf } from '../../../domain/loan/ledger'
 import { loanNumberOf, paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/reference'
-import { manilaDate } from '../../../domain/pricing/manila-date'
+import { daysBetween, manilaDate } from '../../../domain/pricing/manila-date'
 import type { DbOrTx } from '../../db/client'
 import { loan } from '../../db/schema-lending'
 import { payment } from '../../db/schema-payments'
 import { businessToday } from './clock'
 import { balancesOfLoan, dueAccrual, type LoanRow, ledgerOfLoan } from './loans'
 import { allocationOf } from './posting'
-
-/** Whole days from a Manila day to another (negative when `to` is before `from`). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
-}
 
 /** Today's balances of a loan: the booked ones plus the interest accrued since, not yet booked. */
 export async function todaysBalances(db: DbOrTx, row: LoanRow, today: string) {
@@ -30,7 +25,7 @@ export async function todaysBalances(db: DbOrTx, row: LoanRow, today: string) {
 }
 
 /** The open loan (active or on hold) of a client, newest first. */
-async function openLoan(db: DbOrTx, clientId: number) {
+export async function openLoan(db: DbOrTx, clientId: number) {
   const [row] = await db
     .select()
     .from(loan)
