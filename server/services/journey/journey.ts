@@ -151,14 +151,43 @@ async function writeJourneyStep(
     .where(eq(clientJourney.clientId, clientId))
   // The history row: here, so that no call site can move the journey without it, and in this transaction, so
   // that a rolled-back move leaves no row.
+  await recordTransition(
+    tx,
+    {
+      machine: clientJourneyMachine.id,
+      subjectId: clientId,
+      clientId,
+      modelVersion: JOURNEY_MODEL_VERSION,
+      from: current.persisted.value,
+      to: next.value,
+      event: event.type,
+    },
+    by,
+    now,
+  )
+}
+
+/** One transition of a persisted statechart (the journey, a loan), as it leads to the state written with it. */
+export interface Transition {
+  machine: string
+  subjectId: number
+  clientId: number
+  modelVersion: number
+  from: string
+  to: string
+  event: string
+}
+
+/** The history row of a transition (`state_transition`), in the transaction that writes the state. */
+export async function recordTransition(tx: Tx, t: Transition, by: Actor, now: Date) {
   await tx.insert(stateTransition).values({
-    machine: clientJourneyMachine.id,
-    subjectId: clientId,
-    clientId,
-    modelVersion: JOURNEY_MODEL_VERSION,
-    fromState: current.persisted.value,
-    toState: next.value,
-    event: event.type,
+    machine: t.machine,
+    subjectId: t.subjectId,
+    clientId: t.clientId,
+    modelVersion: t.modelVersion,
+    fromState: t.from,
+    toState: t.to,
+    event: t.event,
     call: by.call,
     actorKind: by.kind,
     actorId: String(by.id),

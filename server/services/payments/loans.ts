@@ -6,14 +6,13 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { DomainError, notFound } from '../../../domain/errors'
-import type { JourneyEvent } from '../../../domain/journey/client-journey.machine'
+import type { JourneyEvent, JourneyStep } from '../../../domain/journey/client-journey.machine'
 import {
   accrualDaysBy,
   accrue,
   type Balances,
   type LedgerKind,
   type LedgerPart,
-  outstandingOf,
   zeroBalances,
 } from '../../../domain/loan/ledger'
 import {
@@ -28,11 +27,16 @@ import {
   migratePersistedLoan,
 } from '../../../domain/loan/loan-lifecycle.machine'
 import type { DbOrTx, Tx } from '../../db/client'
-import { stateTransition } from '../../db/schema-journey'
 import { loan } from '../../db/schema-lending'
 import { loanLedgerEntry } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
-import { type Actor, followInJourney, lockJourney, logJourneyEvent } from '../journey/journey'
+import {
+  type Actor,
+  followInJourney,
+  lockJourney,
+  logJourneyEvent,
+  recordTransition,
+} from '../journey/journey'
 import { businessToday } from './clock'
 
 export type LoanRow = typeof loan.$inferSelect
@@ -78,19 +82,20 @@ export async function moveLoan(
     .set({ ...set, state: next.value, status: loanStatusOf(next.value), version: row.version + 1 })
     .where(eq(loan.id, row.id))
     .returning()
-  await tx.insert(stateTransition).values({
-    machine: loanLifecycleMachine.id,
-    subjectId: row.id,
-    clientId: row.clientId,
-    modelVersion: LOAN_MODEL_VERSION,
-    fromState: from,
-    toState: next.value,
-    event: event.type,
-    call: by.call,
-    actorKind: by.kind,
-    actorId: String(by.id),
-    at: now,
-  })
+  await recordTransition(
+    tx,
+    {
+      machine: loanLifecycleMachine.id,
+      subjectId: row.id,
+      clientId: row.clientId,
+      modelVersion: LOAN_MODEL_VERSION,
+      from,
+      to: next.value,
+      event: event.type,
+    },
+    by,
+    now,
+  )
   return updated!
 }
 
@@ -208,12 +213,6 @@ export async function loanForPayments(db: DbOrTx, clientId: number): Promise<Loa
   return rows.find((r) => isOpenLoanState(stateOf(r))) ?? rows.at(-1) ?? null
 }
 
-/** A change of one loan, run as the journey lock, the loan lock, `write`, and the loan's event, together. */
-export interface LoanChange {
-  row: LoanRow
-  journeyMoved: { event: JourneyEvent; from: string; to: string } | null
-}
-
 /**
  * Runs `write` on a locked loan inside one transaction that first takes the client's journey lock; `write`
  * answers the loan event to record (or null: nothing moves) and, optionally, the journey event that follows it.
@@ -243,7 +242,7 @@ export async function loanTransaction<T>(
       const current = await lockLoan(tx, loanId)
       await moveLoan(tx, current, event, by, now, set)
     }
-    let moved: LoanChange['journeyMoved'] = null
+    let moved: { event: JourneyEvent; from: JourneyStep; to: JourneyStep } | null = null
     if (follow) {
       const to = await followInJourney(tx, owner.clientId, journey, follow, by, now)
       if (to) moved = { event: follow, from: journey.persisted.value, to }
@@ -256,15 +255,6 @@ export async function loanTransaction<T>(
       'loan event',
     )
   if (outcome.moved)
-    logJourneyEvent(
-      deps,
-      owner.clientId,
-      outcome.moved.event,
-      outcome.moved.from as never,
-      outcome.moved.to as never,
-      by,
-    )
+    logJourneyEvent(deps, owner.clientId, outcome.moved.event, outcome.moved.from, outcome.moved.to, by)
   return outcome.result
 }
-
-export { outstandingOf }

@@ -60,7 +60,6 @@ type PostingDeps = Pick<AppDeps, 'database' | 'logger' | 'now'>
 
 /** The gateway's webhook calls it after `receivePayment` committed (server/services/payments/jobs.ts). */
 export { afterPosting } from './jobs'
-export { RECEIPT_JOB, REFUND_JOB }
 
 /** Who posted: the back-office user of a manual posting, or the gateway's webhook or reconciliation (as a job). */
 const actorFor = (incoming: IncomingPayment): Actor =>
