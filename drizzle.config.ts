@@ -9,6 +9,7 @@ export default defineConfig({
     './server/db/schema-lending.ts',
     './server/db/schema-affiliate.ts',
     './server/db/schema-payments.ts',
+    './server/db/schema-servicing.ts',
   ],
   out: './server/db/migrations',
 })

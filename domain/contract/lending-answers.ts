@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot'
 import { pricedOfferSchema } from './pricing-answers'
+import { rolloverSchema, scheduleOfferSummarySchema } from './servicing-answers'
 
 const integer = v.pipe(v.number(), v.integer())
 const money = v.looseObject({ amount: integer })
@@ -121,7 +122,15 @@ export const activeLoanSchema = v.nullable(
       dueDate: v.string(),
       amount: money,
     }),
-    rollovers: v.array(v.unknown()),
+    /** Spec section 3: the extensions, one inactive per type while one may be chosen, and those in effect. */
+    rollovers: v.array(rolloverSchema),
+    /** How the loan is being repaid (issue 17): on its contract terms, or on a payment schedule. */
+    plan: v.optional(v.picklist(['on_terms', 'scheduled'])),
+    /** 100% of principal minus every cost so far and to come: what extensions and schedules may still cost. */
+    legalRoom: v.optional(money),
+    extensions: v.optional(v.object({ taken: v.number(), max: v.number() })),
+    /** Payment-schedule special offers made to this loan today (empty when none). */
+    specialOffers: v.optional(v.array(scheduleOfferSummarySchema)),
   }),
 )
 export type ActiveLoan = NonNullable<v.InferOutput<typeof activeLoanSchema>>

@@ -6,6 +6,7 @@
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../calculator-config'
 import { idString } from '../ids'
+import { servicingConfigSchema } from '../loan/servicing-config'
 import { pricingConfigShapeSchema } from '../pricing/config'
 import { safeMultilineString } from '../safe-text'
 import { defineContract } from './define'
@@ -32,20 +33,25 @@ export const getBackOfficeClientOffer = defineContract({
 export const getLendingConfig = defineContract({
   method: 'get',
   path: '/private/back-office/config/lending',
-  summary: 'Back office: the calculator limits and the pricing parameters in force',
+  summary:
+    'Back office: the calculator limits, the pricing parameters and the servicing rules (extension window, schedule offers) in force',
   tags: ['config', 'back-office'],
   access: 'user',
-  response: v.object({ calculator: calculatorConfigSchema, pricing: pricingConfigShapeSchema }),
+  response: v.object({
+    calculator: calculatorConfigSchema,
+    pricing: pricingConfigShapeSchema,
+    servicing: servicingConfigSchema,
+  }),
 })
 
 export const saveConfig = defineContract({
   method: 'put',
   path: '/private/back-office/config/:key',
   summary:
-    'Back office: save the calculator or pricing document; refused (422) when any offer could break a legal cap',
+    'Back office: save the calculator, pricing or servicing document; refused (422) when any offer could break a legal cap or a value is out of range',
   tags: ['config', 'back-office'],
   access: 'user',
-  params: v.object({ key: v.picklist(['calculator', 'pricing']) }),
+  params: v.object({ key: v.picklist(['calculator', 'pricing', 'servicing']) }),
   body: v.object({
     value: v.unknown(),
     note: v.optional(v.pipe(safeMultilineString(), v.maxLength(500)), ''),

@@ -25,6 +25,10 @@ export const ledgerKinds = [
   'fee',
   /** Interest for the days the money was out, booked up to today before a payment and by the daily run. */
   'interest_accrual',
+  /** An extension's fee, booked by the payment that pays it (issue 17): the whole price of the added days. */
+  'extension_fee',
+  /** A payment schedule's interest for one instalment's period, booked when the period starts (issue 17). */
+  'schedule_interest',
   /** A part of a payment, applied to one part of what is owed. */
   'allocation',
   /** The part of a payment above what was owed: the client's credit. */
@@ -52,6 +56,13 @@ export function balancesOf(lines: readonly LedgerLine[]): Balances {
   for (const line of lines) balances[line.part] += line.amount
   return balances
 }
+
+/**
+ * The kinds that charge the client: what the lifetime cap of 100% of principal counts (SEC MC 3 s.2022). A
+ * penalty kind joins them when penalties exist (issue 18).
+ */
+export const chargeKinds = ['interest_accrual', 'fee', 'extension_fee', 'schedule_interest'] as const
+export type ChargeKind = (typeof chargeKinds)[number]
 
 /** What the client still owes: every receivable part. */
 export const outstandingOf = (b: Balances) => b.principal + b.interest + b.fees + b.penalties

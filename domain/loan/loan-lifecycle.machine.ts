@@ -103,20 +103,55 @@ export const loanEventDefinitions = {
     calls: ['POST /web/private/back-office/loan/{id}/release'],
     sentBy: ['back-office'],
   },
+  /**
+   * An extension's fee is paid (its agreement signed before): the due date moves by the extension's term. The
+   * payment that pays it is a gateway's, a back-office user's or the reconciliation's, like any payment.
+   */
+  EXTENDED: { label: 'Paying an extension fee', calls: paymentCalls, sentBy: paymentSenders },
+  /** The client signs a payment-schedule special offer: what is owed is split into instalments. */
+  SCHEDULE_AGREED: {
+    label: 'Agreeing to a payment schedule',
+    calls: ['POST /web/private/client/loan/active/payment-schedule/special-offer/submit/{id}'],
+    sentBy: ['client'],
+  },
+  /** A reversal that makes a paid loan on a schedule owe again: back on its schedule. */
+  REOPENED_ON_SCHEDULE: {
+    label: 'A payment reversal that reopens the loan on its schedule',
+    calls: reversalCalls,
+    sentBy: ['back-office'],
+  },
 } as const satisfies Record<string, LoanEventDefinition>
 
 export type LoanEventType = keyof typeof loanEventDefinitions
 export type LoanEvent = { type: LoanEventType }
 export const loanEventTypes = Object.keys(loanEventDefinitions) as LoanEventType[]
 
-interface LoanStateConfig {
+interface LoanNodeConfig {
   meta: LoanStateMeta
-  description?: string
+  description: string
   type?: 'final'
-  on?: Partial<Record<LoanEventType, LoanStatusName>>
+  initial?: string
+  states?: Record<string, LoanNodeConfig>
+  /** Targets: a sibling's name, or `#loanLifecycle.<state>.<plan>` across the tree. */
+  on?: Partial<Record<LoanEventType, string>>
 }
 
-/** The states, in the order a loan usually meets them. The state union derives from the keys. */
+/**
+ * How an open loan is being repaid (issue 17): on its contract terms (one due date, which paid extensions move),
+ * or on a payment schedule (instalments) agreed from a special offer. Both an active loan and a loan on hold
+ * are in one of them; a hold keeps the plan, and its release returns to it.
+ */
+export const loanPlans = ['on_terms', 'scheduled'] as const
+export type LoanPlan = (typeof loanPlans)[number]
+
+const onTermsLabel = 'On its contract terms'
+const scheduledLabel = 'On a payment schedule'
+
+/**
+ * The states, in the order a loan usually meets them. The state union derives from the keys. A partial
+ * payment, a reversal that changes nothing and a paid extension are self-transitions of the plan they arrive
+ * in (on the plan, not on `active`, so they never reset the plan to its initial one).
+ */
 const states = {
   draft: {
     description:
@@ -133,29 +168,102 @@ const states = {
     description:
       'The money is out and owed: payments and reversals post here, the one that brings the outstanding to 0 repays the loan.',
     meta: { status: loanStatusCode.active, label: 'Active' },
-    on: { PAYMENT_POSTED: 'active', REPAID: 'paid', PAYMENT_REVERSED: 'active', HOLD: 'on_hold' },
+    initial: 'on_terms',
+    states: {
+      on_terms: {
+        description:
+          'One due date. A paid extension fee moves it by the extension term (EXTENDED); a signed special offer puts the loan on a schedule.',
+        meta: { status: loanStatusCode.active, label: onTermsLabel },
+        on: {
+          PAYMENT_POSTED: 'on_terms',
+          PAYMENT_REVERSED: 'on_terms',
+          EXTENDED: 'on_terms',
+          SCHEDULE_AGREED: 'scheduled',
+          HOLD: '#loanLifecycle.on_hold.on_terms',
+        },
+      },
+      scheduled: {
+        description:
+          'What was owed is split into instalments: payments go to the oldest unpaid one first; no extension and no additional loan.',
+        meta: { status: loanStatusCode.active, label: scheduledLabel },
+        on: {
+          PAYMENT_POSTED: 'scheduled',
+          PAYMENT_REVERSED: 'scheduled',
+          HOLD: '#loanLifecycle.on_hold.scheduled',
+        },
+      },
+    },
+    on: { REPAID: 'paid' },
   },
   on_hold: {
     description:
-      'The back office holds the loan (a dispute, suspected fraud): reminders and accrual stop; payments still post.',
+      'The back office holds the loan (a dispute, suspected fraud): reminders and accrual stop; payments still post; no extension or schedule starts.',
     meta: { status: loanStatusCode.on_hold, label: 'On hold' },
-    on: { PAYMENT_POSTED: 'on_hold', REPAID: 'paid', PAYMENT_REVERSED: 'on_hold', RELEASE: 'active' },
+    initial: 'on_terms',
+    states: {
+      on_terms: {
+        description: 'Held while on its contract terms; the release returns to them.',
+        meta: { status: loanStatusCode.on_hold, label: onTermsLabel },
+        on: {
+          PAYMENT_POSTED: 'on_terms',
+          PAYMENT_REVERSED: 'on_terms',
+          RELEASE: '#loanLifecycle.active.on_terms',
+        },
+      },
+      scheduled: {
+        description: 'Held while on a schedule; the release returns to it.',
+        meta: { status: loanStatusCode.on_hold, label: scheduledLabel },
+        on: {
+          PAYMENT_POSTED: 'scheduled',
+          PAYMENT_REVERSED: 'scheduled',
+          RELEASE: '#loanLifecycle.active.scheduled',
+        },
+      },
+    },
+    on: { REPAID: 'paid' },
   },
   paid: {
     description:
-      'Nothing is owed. A further payment is an overpayment that becomes credit, refunded by a job; a reversal that makes the loan owe again reopens it.',
+      'Nothing is owed. A further payment is an overpayment that becomes credit, refunded by a job; a reversal that makes the loan owe again reopens it, on the plan it was repaid on.',
     meta: { status: loanStatusCode.paid, label: 'Paid' },
     on: {
       PAYMENT_POSTED: 'paid',
       PAYMENT_REVERSED: 'paid',
       CREDIT_REFUNDED: 'paid',
-      REOPENED: 'active',
+      REOPENED: '#loanLifecycle.active.on_terms',
+      REOPENED_ON_SCHEDULE: '#loanLifecycle.active.scheduled',
     },
   },
-} as const satisfies Record<string, LoanStateConfig>
+} as const satisfies Record<string, LoanNodeConfig>
 
+/** A top-level state: what `loan.state` holds and the status code derives from. */
 export type LoanState = keyof typeof states
 export const loanStates = Object.keys(states) as LoanState[]
+
+/** The states that hold a plan (their children are `loanPlans`). */
+const planHolders = ['active', 'on_hold'] as const
+type PlanHolder = (typeof planHolders)[number]
+const holdsPlan = (state: LoanState): state is PlanHolder =>
+  (planHolders as readonly string[]).includes(state)
+
+/**
+ * A leaf of the chart, as the server stores it: a top-level state, or `<state>.<plan>` for the two that hold a
+ * plan ('active.scheduled'). `loan.state` keeps the top-level part and `loan.plan` the plan.
+ */
+export type LoanLeaf = Exclude<LoanState, PlanHolder> | `${PlanHolder}.${LoanPlan}`
+export const loanLeaves: LoanLeaf[] = loanStates.flatMap((state) =>
+  holdsPlan(state) ? loanPlans.map((plan) => `${state}.${plan}` as LoanLeaf) : [state as LoanLeaf],
+)
+
+export function leafOf(state: LoanState, plan: LoanPlan | null | undefined): LoanLeaf {
+  return holdsPlan(state) ? `${state}.${plan ?? 'on_terms'}` : (state as LoanLeaf)
+}
+export function topStateOf(leaf: LoanLeaf): LoanState {
+  return leaf.split('.')[0] as LoanState
+}
+export function planOf(leaf: LoanLeaf): LoanPlan | null {
+  return (leaf.split('.')[1] as LoanPlan | undefined) ?? null
+}
 
 /**
  * The spec's statuses that no transition reaches yet (see the file comment). The type makes these exactly the
@@ -183,9 +291,9 @@ export function loanStateMeta(state: LoanStatusName): LoanStateMeta {
   return isEnteredLoanState(state) ? states[state].meta : unenteredLoanStates[state as UnenteredLoanState]
 }
 
-/** The status code a loan in this state answers (spec section 4). */
-export function loanStatusOf(state: LoanState): LoanStatusCode {
-  return states[state].meta.status
+/** The status code a loan in this state (or leaf) answers (spec section 4). */
+export function loanStatusOf(state: LoanState | LoanLeaf): LoanStatusCode {
+  return states[topStateOf(state as LoanLeaf)].meta.status
 }
 
 /** The state of the machine whose status is this code; undefined for a code no state of this model has. */
@@ -216,29 +324,47 @@ export type LoanLifecycleSnapshot = ReturnType<typeof loanLifecycleMachine.resol
 /**
  * The model's version, stored with every snapshot. Bump it when a change to the states makes stored snapshots
  * mean something else, and add the step from the previous version to `migratePersistedLoan`.
+ * Version 2 (issue 17): the open states hold a plan; a version 1 `active` or `on_hold` was on its terms.
  */
-export const LOAN_MODEL_VERSION = 1 as const
+export const LOAN_MODEL_VERSION = 2 as const
 
-/** What the database keeps: the model's version and the state value (context is empty). */
-export type PersistedLoan = { version: typeof LOAN_MODEL_VERSION; value: LoanState }
+/** What the database keeps: the model's version and the leaf (context is empty). */
+export type PersistedLoan = { version: typeof LOAN_MODEL_VERSION; value: LoanLeaf }
 
 export const initialLoan: PersistedLoan = { version: LOAN_MODEL_VERSION, value: 'draft' }
+
+const isLeaf = (value: unknown): value is LoanLeaf =>
+  typeof value === 'string' && (loanLeaves as readonly string[]).includes(value)
 
 /**
  * A stored snapshot of any version this code knows, brought to the current one; null for anything else (a
  * hand-edited or future snapshot, or one naming a status this version has no state for, must not be guessed at).
- * Version 1 is the first; there is nothing older to migrate.
+ * Version 1 named top-level states only, and had no schedules: its open states were on their terms.
  */
 export function migratePersistedLoan(stored: unknown): PersistedLoan | null {
   if (typeof stored !== 'object' || stored === null) return null
   const { version, value } = stored as { version?: unknown; value?: unknown }
-  const known = typeof value === 'string' && (loanStates as readonly string[]).includes(value)
-  if (!known || version !== LOAN_MODEL_VERSION) return null
-  return { version: LOAN_MODEL_VERSION, value: value as LoanState }
+  if (version === LOAN_MODEL_VERSION) return isLeaf(value) ? { version, value } : null
+  if (version !== 1 || typeof value !== 'string') return null
+  if (!(loanStates as readonly string[]).includes(value)) return null
+  return { version: LOAN_MODEL_VERSION, value: leafOf(value as LoanState, null) }
+}
+
+/** XState's value of a leaf: 'paid', or { active: 'scheduled' }. */
+export function stateValueOf(leaf: LoanLeaf) {
+  const plan = planOf(leaf)
+  return plan ? { [topStateOf(leaf)]: plan } : leaf
+}
+
+/** The leaf of an XState value of this machine. */
+export function leafOfValue(value: unknown): LoanLeaf {
+  if (typeof value === 'string') return value as LoanLeaf
+  const [[state, plan]] = Object.entries(value as Record<string, string>) as [[LoanState, LoanPlan]]
+  return leafOf(state, plan)
 }
 
 export function restoreLoan(persisted: PersistedLoan): LoanLifecycleSnapshot {
-  return loanLifecycleMachine.resolveState({ value: persisted.value, context: {} })
+  return loanLifecycleMachine.resolveState({ value: stateValueOf(persisted.value), context: {} })
 }
 
 /**
@@ -249,11 +375,13 @@ export function advanceLoan(persisted: PersistedLoan, event: LoanEvent): Persist
   const snapshot = restoreLoan(persisted)
   if (!snapshot.can(event)) return null
   const [next] = transition(loanLifecycleMachine, snapshot, event)
-  return { version: LOAN_MODEL_VERSION, value: next.value as LoanState }
+  return { version: LOAN_MODEL_VERSION, value: leafOfValue(next.value) }
 }
 
-/** The events each state accepts (from the machine's transitions), e.g. for a 409 matrix. */
-export function loanEventsAcceptedAt(state: LoanState): LoanEventType[] {
-  const on = (states[state] as LoanStateConfig).on ?? {}
-  return Object.keys(on) as LoanEventType[]
+/** The events a leaf accepts (its own transitions and its state's), e.g. for a 409 matrix. */
+export function loanEventsAcceptedAt(leaf: LoanLeaf | LoanState): LoanEventType[] {
+  const top = states[topStateOf(leaf as LoanLeaf)] as LoanNodeConfig
+  const plan = planOf(leaf as LoanLeaf) ?? (top.initial as LoanPlan | undefined)
+  const child = plan ? top.states?.[plan] : undefined
+  return [...new Set([...Object.keys(child?.on ?? {}), ...Object.keys(top.on ?? {})])] as LoanEventType[]
 }

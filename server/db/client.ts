@@ -19,6 +19,7 @@ import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
 import * as lendingSchema from './schema-lending'
 import * as paymentsSchema from './schema-payments'
+import * as servicingSchema from './schema-servicing'
 
 const schema = {
   ...referenceSchema,
@@ -27,6 +28,7 @@ const schema = {
   ...lendingSchema,
   ...affiliateSchema,
   ...paymentsSchema,
+  ...servicingSchema,
 }
 
 export type Schema = typeof schema

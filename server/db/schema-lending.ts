@@ -213,6 +213,11 @@ export const loan = pgTable(
      * with it in the same statement. History: state_transition rows of machine 'loanLifecycle'.
      */
     state: text('state').notNull().default('active'),
+    /**
+     * How an open loan is repaid (issue 17): on_terms or scheduled, the child of `state` in the statechart
+     * (LOAN_MODEL_VERSION 2). Kept on a paid loan so a reversal reopens it on the plan it was repaid on.
+     */
+    plan: text('plan').notNull().default('on_terms'),
     /** The Manila day the money left (interest counts from it); null while a draft. */
     startDate: date('start_date', { mode: 'string' }),
     disbursedAt: ts('disbursed_at'),

@@ -5,6 +5,7 @@
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
 import { defaultDocumentUploadConfig } from '../../../domain/journey/uploads'
 import { defaultPricingConfig } from '../../../domain/pricing/config'
+import { defaultServicingConfig } from '../../../domain/loan/servicing-config'
 import { seedConfig } from '../../services/config'
 import type { Db } from '../client'
 import { classification, contact, institution, promoCode } from '../schema'
@@ -26,6 +27,7 @@ export async function seedReferenceData(db: Db, options: SeedOptions = {}) {
     await seedConfig(tx, 'calculator', defaultCalculatorConfig)
     await seedConfig(tx, 'pricing', defaultPricingConfig)
     await seedConfig(tx, 'document-upload', defaultDocumentUploadConfig)
+    await seedConfig(tx, 'servicing', defaultServicingConfig)
     await tx.insert(promoCode).values(seedPromos).onConflictDoNothing()
     await tx.insert(institution).values(seedInstitutions).onConflictDoNothing()
     await tx.insert(classification).values(classificationRows('en')).onConflictDoNothing()

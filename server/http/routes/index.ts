@@ -12,6 +12,7 @@ import { paymentRoutes } from './payments'
 import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { referenceRoutes } from './reference'
+import { servicingRoutes } from './servicing'
 import { uploadRoutes } from './uploads'
 import { verificationRoutes } from './verification'
 
@@ -30,6 +31,7 @@ export const allRoutes: AnyRoute[] = [
   ...verificationRoutes,
   ...lendingRoutes,
   ...paymentRoutes,
+  ...servicingRoutes,
   ...paymentGatewayRoutes,
   ...healthRoutes,
 ]

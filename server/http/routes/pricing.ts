@@ -14,8 +14,10 @@ import {
   validateGuestPromo,
 } from '../../../domain/contract/pricing'
 import { invalid, notFound } from '../../../domain/errors'
+import { servicingConfigSchema } from '../../../domain/loan/servicing-config'
 import { offerRefusal } from '../../../domain/offer-refusal'
 import { manilaDate } from '../../../domain/pricing/manila-date'
+import { readConfig, writeConfig } from '../../services/config'
 import { findClient } from '../../services/identity/clients'
 import { lendingFacts } from '../../services/lending/applications'
 import {
@@ -166,9 +168,19 @@ export const pricingRoutes: AnyRoute[] = [
     )
     return ok(c, offer)
   }),
-  implement(getLendingConfig, async (c) => ok(c, await lendingConfig(c.get('deps').database.db))),
+  implement(getLendingConfig, async (c) => {
+    const db = c.get('deps').database.db
+    const [lending, servicing] = await Promise.all([
+      lendingConfig(db),
+      readConfig(db, 'servicing', servicingConfigSchema),
+    ])
+    return ok(c, { ...lending, servicing })
+  }),
   implement(saveConfig, async (c, { params, body }) => {
-    const saved = await saveLendingConfig(c.get('deps').database.db, params.key, body.value, body.note)
-    return ok(c, saved)
+    const db = c.get('deps').database.db
+    // The servicing rules stand alone: the legal caps are checked on every quote (domain/loan/extension.ts).
+    if (params.key === 'servicing')
+      return ok(c, await writeConfig(db, 'servicing', servicingConfigSchema, body.value, body.note))
+    return ok(c, await saveLendingConfig(db, params.key, body.value, body.note))
   }),
 ]

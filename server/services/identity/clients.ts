@@ -16,6 +16,7 @@ import { client, consent } from '../../db/schema-identity'
 import { CAPTCHA_SAFE_SCORE } from '../../providers/captcha'
 import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
+import { hasActiveRefinancing } from '../servicing/schedules'
 import { trustedCount } from './devices'
 import { checkPasswordThrottled, type Requester } from './login'
 import { limitPerAddress } from './throttle'
@@ -223,7 +224,7 @@ export async function setStatus(db: DbOrTx, id: number, status: number, now: Dat
 const hashedId = (id: number) => createHash('sha256').update(`hiram-client-${id}`).digest('hex').slice(0, 16)
 
 /** The Client of spec section 3, as the app reads it (GET /private/client). */
-export async function clientView(db: DbOrTx, row: ClientRow): Promise<ClientView> {
+export async function clientView(db: DbOrTx, row: ClientRow, now = new Date()): Promise<ClientView> {
   const facts = await lendingFacts(db, row.id)
   const application = await activeApplication(db, row.id)
   return {
@@ -241,7 +242,8 @@ export async function clientView(db: DbOrTx, row: ClientRow): Promise<ClientView
     closedLoansCount: facts.closedLoans,
     hasActiveLoan: facts.activeLoans > 0,
     hasActualApplication: application !== null,
-    hasActiveRefinancing: false,
+    // A chosen extension waiting for its fee, or a schedule in force (issue 17).
+    hasActiveRefinancing: facts.activeLoans > 0 && (await hasActiveRefinancing(db, row.id, now)),
     soldDebt: false,
     info: { mobilePhone: { number: row.phone } },
   }

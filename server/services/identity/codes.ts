@@ -49,6 +49,8 @@ export type CodePurpose =
   | 'agreement'
   | 'single_link'
   | 'payout_change'
+  /** Signing an extension or a payment schedule (issue 17). */
+  | 'amendment'
 
 export const codeErrors = {
   notSent: 'Code not found by given identity',

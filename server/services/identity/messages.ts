@@ -16,6 +16,7 @@ const labels: Record<CodePurpose, string> = {
   agreement: 'agreement',
   single_link: 'my-loan login',
   payout_change: 'payout account change',
+  amendment: 'loan amendment',
 }
 
 export function codeMessage(

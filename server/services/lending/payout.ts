@@ -18,6 +18,8 @@ import type { PayoutAnswer } from '../../providers/payout'
 import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
 import { businessToday } from '../payments/clock'
 import { bookEntries, lockLoan, moveLoan } from '../payments/loans'
+import { offerExtensionDrafts } from '../servicing/extensions'
+import { offerSchedules } from '../servicing/schedules'
 import { type ApplicationRow, AppStatus, type LendingCtx, lockApplication } from './applications'
 import { finishJob } from './decision'
 import { queuePayoutNotice } from './payout-notice'
@@ -239,13 +241,17 @@ async function activateLoan(tx: Tx, app: typeof application.$inferSelect, now: D
     today,
     now,
   )
-  await moveLoan(tx, row, { type: 'DISBURSED' }, jobActor('payout', jobId), now, {
+  const active = await moveLoan(tx, row, { type: 'DISBURSED' }, jobActor('payout', jobId), now, {
     createdAt: now,
     startDate: today,
     disbursedAt: now,
     dueDate: addDays(today, row.term),
     finalClosingDate: addYear(today),
   })
+  // What an active loan is offered (issue 17): an extension draft per type and a schedule offer per type;
+  // whether each may be taken on a given day is decided when it is shown or chosen.
+  await offerExtensionDrafts(tx, active, now)
+  await offerSchedules(tx, active, now)
 }
 
 /** The same calendar day a year later (29 February becomes 28 February). */

@@ -13,6 +13,8 @@ import { paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/r
 import { addDays, manilaDate, manilaDayStart } from '../../../domain/pricing/manila-date'
 import { paymentIntention } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
+import { payableExtension } from '../servicing/extensions'
+import { scheduleToPayNow } from '../servicing/schedules'
 import { readOffsets, shifted } from './clock'
 import { openLoan, todaysBalances } from './views'
 
@@ -36,20 +38,27 @@ export async function createIntention(
   const now = deps.now()
   const row = await openLoan(db, clientId)
   if (!row) throw new DomainError('conflict', 'noActiveLoan', 'There is no loan to pay.')
-  if (body.purpose === 'extension_fee' || body.purpose === 'instalment')
-    throw new DomainError(
-      'conflict',
-      'purposeNotAvailable',
-      body.purpose === 'extension_fee'
-        ? 'There is no extension waiting for its fee on this loan.'
-        : 'This loan has no payment schedule.',
-    )
   const offsets = await readOffsets(db, clientId)
   const offsetDays = offsets.instance + offsets.client
   const today = manilaDate(shifted(now, offsetDays))
   const payoff = outstandingOf(await todaysBalances(db, row, today))
   let amount = payoff
-  if (body.purpose === 'custom_amount') {
+  if (body.purpose === 'extension_fee') {
+    // The fee of the signed, chosen extension, paid by itself (issue 17).
+    const extension = await payableExtension(db, row.id, today)
+    if (!extension?.fee)
+      throw new DomainError(
+        'conflict',
+        'purposeNotAvailable',
+        'There is no signed extension waiting for its fee on this loan.',
+      )
+    amount = extension.fee
+  } else if (body.purpose === 'instalment') {
+    const due = row.plan === 'scheduled' ? await scheduleToPayNow(db, row.id, today) : null
+    if (due === null)
+      throw new DomainError('conflict', 'purposeNotAvailable', 'This loan has no payment schedule.')
+    amount = Math.min(due, payoff)
+  } else if (body.purpose === 'custom_amount') {
     if (body.amount === undefined)
       throw invalid([{ propertyPath: 'amount', message: 'Enter the amount to pay.' }])
     if (body.amount > payoff)
@@ -70,7 +79,12 @@ export async function createIntention(
           now,
         )
       : null
-  const expiresAt = endOfBusinessDay(today, offsetDays)
+  // A quote holds to the end of the business day; an extension fee until its invoice's last day.
+  const lastDay =
+    body.purpose === 'extension_fee'
+      ? ((await payableExtension(db, row.id, today))?.payableUntil ?? today)
+      : today
+  const expiresAt = endOfBusinessDay(lastDay, offsetDays)
   const [saved] = await db
     .insert(paymentIntention)
     .values({

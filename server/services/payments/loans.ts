@@ -20,15 +20,21 @@ import {
   isOpenLoanState,
   LOAN_MODEL_VERSION,
   type LoanEvent,
+  type LoanLeaf,
+  type LoanPlan,
   type LoanState,
+  leafOf,
   loanEventDefinitions,
   loanLifecycleMachine,
   loanStatusOf,
   migratePersistedLoan,
+  planOf,
+  topStateOf,
 } from '../../../domain/loan/loan-lifecycle.machine'
 import type { DbOrTx, Tx } from '../../db/client'
 import { loan } from '../../db/schema-lending'
 import { loanLedgerEntry } from '../../db/schema-payments'
+import { paymentSchedule, scheduleInstalment } from '../../db/schema-servicing'
 import type { AppDeps } from '../../deps'
 import {
   type Actor,
@@ -42,19 +48,26 @@ import { businessToday } from './clock'
 export type LoanRow = typeof loan.$inferSelect
 export type LedgerRow = typeof loanLedgerEntry.$inferSelect
 
-export function stateOf(row: Pick<LoanRow, 'state'>): LoanState {
-  const persisted = migratePersistedLoan({ version: LOAN_MODEL_VERSION, value: row.state })
-  if (!persisted) throw new Error(`loan.state is not a state of the loan lifecycle`)
+/** The loan's leaf in the statechart, from `loan.state` and `loan.plan`. */
+export function leafOfRow(row: Pick<LoanRow, 'state' | 'plan'>): LoanLeaf {
+  const value = leafOf(row.state as LoanState, row.plan as LoanPlan)
+  const persisted = migratePersistedLoan({ version: LOAN_MODEL_VERSION, value })
+  if (!persisted) throw new Error(`loan.state/plan is not a state of the loan lifecycle`)
   return persisted.value
+}
+
+/** The loan's top-level state (what its status code derives from). */
+export function stateOf(row: Pick<LoanRow, 'state' | 'plan'>): LoanState {
+  return topStateOf(leafOfRow(row))
 }
 
 /** 409: the change does not fit the loan's state. */
 export class LoanStateMismatch extends DomainError {
-  constructor(state: LoanState, event: LoanEvent['type']) {
+  constructor(leaf: LoanLeaf, event: LoanEvent['type']) {
     super(
       'conflict',
       'loanStateMismatch',
-      `${loanEventDefinitions[event].label} is not possible while the loan is ${state}.`,
+      `${loanEventDefinitions[event].label} is not possible while the loan is ${leaf.replace('.', ', ').replace('_', ' ')}.`,
     )
   }
 }
@@ -74,12 +87,20 @@ export async function moveLoan(
   now: Date,
   set: Partial<LoanRow> = {},
 ) {
-  const from = stateOf(row)
+  const from = leafOfRow(row)
   const next = advanceLoan({ version: LOAN_MODEL_VERSION, value: from }, event)
   if (!next) throw new LoanStateMismatch(from, event.type)
+  const to = next.value
   const [updated] = await tx
     .update(loan)
-    .set({ ...set, state: next.value, status: loanStatusOf(next.value), version: row.version + 1 })
+    .set({
+      ...set,
+      state: topStateOf(to),
+      // A paid loan keeps the plan it was repaid on (REOPENED_ON_SCHEDULE reads it).
+      plan: planOf(to) ?? row.plan,
+      status: loanStatusOf(to),
+      version: row.version + 1,
+    })
     .where(eq(loan.id, row.id))
     .returning()
   await recordTransition(
@@ -90,7 +111,7 @@ export async function moveLoan(
       clientId: row.clientId,
       modelVersion: LOAN_MODEL_VERSION,
       from,
-      to: next.value,
+      to,
       event: event.type,
     },
     by,
@@ -175,11 +196,82 @@ export function dueAccrual(row: LoanRow, balances: Balances, today: string) {
   return next.accruedDays === row.accruedDays ? null : { amount, next }
 }
 
-/** Books the interest accrued up to `today` on a locked loan; answers the balances after it. */
+/**
+ * The interest the contract still has to accrue from the booked days to the end of its term, on the principal
+ * owed now (what a schedule agreed today takes over: domain/loan/schedule.ts).
+ */
+export function accrualToTermEnd(row: LoanRow, balances: Balances) {
+  const { amount, next } = accrue(
+    { principal: row.principal, interest: row.interest, term: row.term },
+    { accruedDays: row.accruedDays, basis: row.accrualBasis },
+    balances.principal,
+    row.term,
+  )
+  return next.accruedDays === row.accruedDays ? null : { amount, next }
+}
+
+/**
+ * A schedule's interest due by `today` and not booked yet: the interest of every instalment whose period has
+ * started (domain/loan/schedule.ts), minus what is booked. Only a loan on a schedule has any.
+ */
+export async function dueScheduleInterest(db: DbOrTx, row: LoanRow, today: string): Promise<number> {
+  if (row.plan !== 'scheduled' || !isOpenLoanState(stateOf(row))) return 0
+  const totals = await scheduleInterestTotals(db, row.id, today)
+  return Math.max(0, totals.started - totals.booked)
+}
+
+/** A schedule in force's interest: planned in all, of the periods started by `today`, and booked. */
+export async function scheduleInterestTotals(db: DbOrTx, loanId: number, today: string) {
+  const [planned] = await db
+    .select({
+      all: sql<string>`coalesce(sum(${scheduleInstalment.interest}), 0)`,
+      started: sql<string>`coalesce(sum(${scheduleInstalment.interest}) filter (where ${scheduleInstalment.periodStart} <= ${today}), 0)`,
+    })
+    .from(scheduleInstalment)
+    .innerJoin(
+      paymentSchedule,
+      and(eq(paymentSchedule.id, scheduleInstalment.scheduleId), eq(paymentSchedule.status, 'active')),
+    )
+    .where(eq(scheduleInstalment.loanId, loanId))
+  const [booked] = await db
+    .select({ total: sql<string>`coalesce(sum(${loanLedgerEntry.amount}), 0)` })
+    .from(loanLedgerEntry)
+    .where(and(eq(loanLedgerEntry.loanId, loanId), eq(loanLedgerEntry.kind, 'schedule_interest')))
+  return {
+    all: Number(planned?.all ?? 0),
+    started: Number(planned?.started ?? 0),
+    booked: Number(booked?.total ?? 0),
+  }
+}
+
+/** Books the interest accrued (and a schedule's interest due) up to `today` on a locked loan; answers the balances after it. */
 export async function accrueLocked(tx: Tx, row: LoanRow, today: string, now: Date) {
-  const balances = await balancesOfLoan(tx, row.id)
+  let balances = await balancesOfLoan(tx, row.id)
+  const scheduled = await dueScheduleInterest(tx, row, today)
+  if (scheduled > 0) {
+    await bookEntries(
+      tx,
+      row,
+      [{ kind: 'schedule_interest', part: 'interest', amount: scheduled, memo: 'schedule period' }],
+      today,
+      now,
+    )
+    balances = { ...balances, interest: balances.interest + scheduled }
+  }
   const due = dueAccrual(row, balances, today)
   if (!due) return { row, balances }
+  return bookAccrual(tx, row, balances, due, today, now)
+}
+
+/** Books an accrual computed by `dueAccrual` or `accrualToTermEnd` and moves the loan's running basis. */
+export async function bookAccrual(
+  tx: Tx,
+  row: LoanRow,
+  balances: Balances,
+  due: { amount: number; next: { accruedDays: number; basis: bigint } },
+  today: string,
+  now: Date,
+) {
   if (due.amount > 0)
     await bookEntries(
       tx,

@@ -30,6 +30,13 @@ import {
 } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { type Actor, jobActor } from '../journey/journey'
+import { payExtensionLocked } from '../servicing/extensions'
+import {
+  completeSchedule,
+  reopenSchedule,
+  spreadOverInstalments,
+  unspreadInstalments,
+} from '../servicing/schedules'
 import { RECEIPT_JOB, REFUND_JOB } from './job-kinds'
 import {
   accrueLocked,
@@ -160,12 +167,16 @@ async function postInTransaction(tx: Tx, locked: LoanRow, today: string, row: Pa
       'Nothing can be paid on a loan whose money never left.',
     )
   const { row: loanRow, balances } = await accrueLocked(tx, locked, today, now)
-  const allocation = allocate(balances, row.amount)
-  const entries: NewEntry[] = allocationLines(allocation).map(({ kind, line }) => ({
-    kind,
-    ...line,
-    paymentId,
-  }))
+  // A signed extension's fee is paid first and by itself (issue 17); what is left is allocated as usual.
+  const extension = await payExtensionLocked(tx, loanRow, row, outstandingOf(balances), today, now)
+  const rest = extension ? extension.rest : row.amount
+  const entries: NewEntry[] = [...(extension?.entries ?? [])]
+  let credit = 0
+  if (rest > 0) {
+    const allocation = allocate(balances, rest)
+    credit = allocation.credit
+    for (const { kind, line } of allocationLines(allocation)) entries.push({ kind, ...line, paymentId })
+  }
   const after = balancesOf([...partsOf(balances), ...entries])
   const waiver = residueWaiver(after)
   for (const line of waiver) entries.push({ kind: 'residue_waiver', ...line, paymentId })
@@ -187,14 +198,20 @@ async function postInTransaction(tx: Tx, locked: LoanRow, today: string, row: Pa
     .where(and(eq(paymentIntention.checkoutId, row.providerPaymentId), eq(paymentIntention.status, 'open')))
   await queueJob(tx, RECEIPT_JOB, String(paymentId), now)
   const settles = isOpenLoanState(state) && outstandingOf(final) === 0
+  if (isOpenLoanState(state) && loanRow.plan === 'scheduled')
+    await spreadOverInstalments(tx, loanRow.id, rest - credit, now)
   if (final.credit > 0 && (settles || state === 'paid')) await queueRefund(tx, loanRow, now)
-  if (settles)
+  if (settles) {
+    if (loanRow.plan === 'scheduled') await completeSchedule(tx, loanRow.id, now)
     return {
       result: paymentId,
       event: { type: 'REPAID' as const },
       follow: { type: 'LOAN_REPAID' as const },
       set: { closedAt: now },
     }
+  }
+  if (extension)
+    return { result: paymentId, event: { type: 'EXTENDED' as const }, set: { dueDate: extension.dueDate } }
   return { result: paymentId, event: { type: 'PAYMENT_POSTED' as const } }
 }
 
@@ -236,10 +253,14 @@ export async function reversePayment(deps: PostingDeps, paymentId: number, userI
     const [current] = await tx.select().from(payment).where(eq(payment.id, paymentId)).for('update')
     if (current?.status !== 'posted')
       throw new DomainError('conflict', 'paymentNotPosted', 'Only a posted payment can be reversed.')
-    const originals = await tx
-      .select()
-      .from(loanLedgerEntry)
-      .where(and(eq(loanLedgerEntry.paymentId, paymentId), isNull(loanLedgerEntry.reversesId)))
+    // An extension fee stays charged: the extension was signed and took effect; reversing its payment makes
+    // the fee owed again, like any other charge a bounced payment had paid.
+    const originals = (
+      await tx
+        .select()
+        .from(loanLedgerEntry)
+        .where(and(eq(loanLedgerEntry.paymentId, paymentId), isNull(loanLedgerEntry.reversesId)))
+    ).filter((e) => e.kind !== 'extension_fee')
     const { balances } = await accrueLocked(tx, locked, today, now)
     const creditTaken = originals.filter((e) => e.part === 'credit').reduce((a, e) => a + e.amount, 0)
     if (creditTaken > balances.credit)
@@ -267,13 +288,18 @@ export async function reversePayment(deps: PostingDeps, paymentId: number, userI
       ...originals.map((e) => ({ part: e.part as NewEntry['part'], amount: -e.amount })),
     ])
     const state = stateOf(locked)
-    if (state === 'paid' && outstandingOf(after) > 0)
+    const applied = -originals.filter((e) => e.kind === 'allocation').reduce((a, e) => a + e.amount, 0)
+    if (locked.plan === 'scheduled') await unspreadInstalments(tx, locked.id, applied)
+    if (state === 'paid' && outstandingOf(after) > 0) {
+      const onSchedule = locked.plan === 'scheduled'
+      if (onSchedule) await reopenSchedule(tx, locked.id)
       return {
         result: paymentId,
-        event: { type: 'REOPENED' as const },
+        event: { type: onSchedule ? ('REOPENED_ON_SCHEDULE' as const) : ('REOPENED' as const) },
         follow: { type: 'LOAN_REOPENED' as const },
         set: { closedAt: null },
       }
+    }
     return { result: paymentId, event: { type: 'PAYMENT_REVERSED' as const } }
   })
 }

@@ -17,6 +17,7 @@ import { servicingDay } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { jobActor } from '../journey/journey'
 import { addOffset, businessToday, clientScope, INSTANCE_SCOPE, readOffsets, shifted } from './clock'
+import { expireExtensionInvoices } from '../servicing/extensions'
 import { accrueLocked, loanTransaction } from './loans'
 
 type ServicingDeps = Pick<AppDeps, 'database' | 'logger' | 'now'>
@@ -35,6 +36,8 @@ export async function accrueOpenLoans(deps: ServicingDeps, clientId: number | nu
   for (const { id } of rows)
     await loanTransaction(deps, id, jobActor('servicing', day), deps.now(), async (tx, locked, today) => {
       await accrueLocked(tx, locked, today, deps.now())
+      // Chosen extensions whose fee was not paid by its last day expire, and their type is offered again.
+      await expireExtensionInvoices(tx, locked, today, deps.now())
       return { result: null, event: null }
     })
   return rows.length

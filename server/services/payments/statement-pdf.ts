@@ -7,6 +7,8 @@ const kindLabel: Record<Statement['entries'][number]['kind'], string> = {
   disbursement: 'Loan paid out',
   fee: 'Fee',
   interest_accrual: 'Interest',
+  extension_fee: 'Extension fee',
+  schedule_interest: 'Schedule interest',
   allocation: 'Payment applied',
   overpayment: 'Overpayment (credit)',
   residue_waiver: 'Residue waived',

@@ -7,19 +7,25 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import type { PaymentView, Statement } from '../../../domain/contract/payments'
 import { notFound } from '../../../domain/errors'
+import { legalRoom } from '../../../domain/loan/extension'
 import { balancesOf, type LedgerKind, type LedgerPart, outstandingOf } from '../../../domain/loan/ledger'
 import { loanNumberOf, paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/reference'
 import { daysBetween, manilaDate } from '../../../domain/pricing/manila-date'
 import type { DbOrTx } from '../../db/client'
 import { loan } from '../../db/schema-lending'
 import { payment } from '../../db/schema-payments'
+import { rolloversOf } from '../servicing/extensions'
+import { loanSnapshot, servicingTerms } from '../servicing/facts'
+import { scheduleOffersOf } from '../servicing/schedules'
 import { businessToday } from './clock'
-import { balancesOfLoan, dueAccrual, type LoanRow, ledgerOfLoan } from './loans'
+import { balancesOfLoan, dueAccrual, dueScheduleInterest, type LoanRow, ledgerOfLoan } from './loans'
 import { allocationOf } from './posting'
 
 /** Today's balances of a loan: the booked ones plus the interest accrued since, not yet booked. */
 export async function todaysBalances(db: DbOrTx, row: LoanRow, today: string) {
-  const balances = await balancesOfLoan(db, row.id)
+  const booked = await balancesOfLoan(db, row.id)
+  const scheduled = await dueScheduleInterest(db, row, today)
+  const balances = scheduled ? { ...booked, interest: booked.interest + scheduled } : booked
   const due = dueAccrual(row, balances, today)
   return due ? { ...balances, interest: balances.interest + due.amount } : balances
 }
@@ -40,7 +46,8 @@ export async function activeLoanView(db: DbOrTx, clientId: number, now: Date): P
   const row = await openLoan(db, clientId)
   if (!row) return null
   const today = await businessToday(db, clientId, now)
-  const b = await todaysBalances(db, row, today)
+  const terms = await servicingTerms(db)
+  const { facts, balances: b } = await loanSnapshot(db, row, today)
   const payoff = outstandingOf(b)
   const dueDays = daysBetween(today, row.dueDate)
   const [paid] = await db
@@ -78,7 +85,11 @@ export async function activeLoanView(db: DbOrTx, clientId: number, now: Date): P
     dueDate: row.dueDate,
     finalClosingDate: row.finalClosingDate,
     repaymentInvoice: { dueDate: row.dueDate, dueDays, amount: { amount: payoff } },
-    rollovers: [] as unknown[],
+    rollovers: await rolloversOf(db, row, today, terms),
+    plan: row.plan as 'on_terms' | 'scheduled',
+    legalRoom: { amount: legalRoom(facts) },
+    extensions: { taken: facts.extensionsTaken, max: terms.extensions.maxCount },
+    specialOffers: await scheduleOffersOf(db, row, today, terms),
   }
 }
 
@@ -112,7 +123,9 @@ export async function statementOf(db: DbOrTx, row: LoanRow, now: Date): Promise<
       creditAfter: after.credit,
     }
   })
-  const balances = balancesOf(running)
+  const booked = balancesOf(running)
+  const scheduled = await dueScheduleInterest(db, row, today)
+  const balances = { ...booked, interest: booked.interest + scheduled }
   const due = dueAccrual(row, balances, today)
   return {
     loanId: row.id,
@@ -125,7 +138,7 @@ export async function statementOf(db: DbOrTx, row: LoanRow, now: Date): Promise<
     dueDate: row.dueDate,
     asOf: today,
     entries: lines,
-    balances,
+    balances: booked,
     payoff: outstandingOf(balances) + (due?.amount ?? 0),
   }
 }
