@@ -232,6 +232,46 @@ describe('extensions and payment schedules API', () => {
     expect(JSON.stringify(refused.body.response)).toMatch(/after the due date/)
   })
 
+  it('prices on the principal still owed after a part payment, and refuses past maxCount', async () => {
+    const c = await clientAt(t, 'loan_page')
+    const l = await active(c)
+    // Pay the fees, the interest and half the principal: the fee follows the principal owed.
+    const parts = l.amountDue.parts!
+    const half = Math.floor(l.principal.amount / 2)
+    await pay(c, parts.fees!.amount + parts.interest!.amount + half, `part-${c.clientId}`)
+    const after = await active(c)
+    const owed = after.amountDue.parts!.principal!.amount
+    expect(owed).toBe(l.principal.amount - half)
+    const [cheapOne] = after.rollovers as [Rollover]
+    expect(cheapOne.fee.amount).toBe(extensionFee(owed, cheap.feeBps))
+    expect(cheapOne.fee.amount).toBeLessThan(extensionFee(l.principal.amount, cheap.feeBps))
+    // One extension allowed: after it, both types are refused with the reason.
+    const saved = await call(t, 'GET', '/private/back-office/config/lending', undefined, { token: admin })
+    const pricing = (saved.body.data as { pricing: typeof defaultPricingConfig }).pricing
+    const put = (maxCount: number) =>
+      call(
+        t,
+        'PUT',
+        '/private/back-office/config/pricing',
+        { value: { ...pricing, extensions: { ...pricing.extensions, maxCount } }, note: 'test maxCount' },
+        { token: admin },
+      )
+    expect((await put(1)).status).toBe(200)
+    try {
+      const { rid } = await signExtension(c, 'cheap')
+      const fee = (await active(c)).rollovers.find((r) => r.id === rid)!.fee.amount
+      await pay(c, fee, `max-${c.clientId}`)
+      const done = await active(c)
+      expect(done.extensions).toEqual({ taken: 1, max: 1 })
+      const drafts = done.rollovers.filter((r) => r.status === 'inactive')
+      expect(drafts.length).toBe(2)
+      expect(drafts.every((r) => !r.available && r.refusal?.code === 'maxCount')).toBe(true)
+      expect((await choose(c, 'expensive')).status).toBe(409)
+    } finally {
+      expect((await put(pricing.extensions.maxCount)).status).toBe(200)
+    }
+  })
+
   it('two choices at once give one unpaid invoice; a fee paid twice (two payments) extends once', async () => {
     const c = await clientAt(t, 'loan_page')
     const answers = await Promise.all([choose(c, 'cheap'), choose(c, 'cheap'), choose(c, 'cheap')])
