@@ -5,14 +5,20 @@
  * - clientJourney (the server's journey, domain/journey/client-journey.machine.ts): each state's page
  *   (`describeDestination` of its `meta.destination`) and its flow status, a title that tells it from the
  *   browser's flow polling, and a table of the steps the routing knows but the server never enters.
- * - loanLifecycle (domain/loan/loan-lifecycle.machine.ts): each state's spec status code and label, the events
- *   with who sends them and through which calls, and the spec's statuses no transition reaches yet.
+ * - loanLifecycle (domain/loan/loan-lifecycle.machine.ts): each state's spec status code and label (the plans of
+ *   an open loan, `on_terms` and `scheduled`, answer their parent's code), the leaves the server stores with the
+ *   events each accepts, the events with who sends them and through which calls, and the spec's statuses no
+ *   transition reaches yet.
  */
 import { type JourneyStepMeta, unenteredSteps } from '../../domain/journey/client-journey.machine'
 import { describeDestination } from '../../domain/journey/destinations'
 import {
+  LOAN_MODEL_VERSION,
   type LoanStateMeta,
   loanEventDefinitions,
+  loanEventsAcceptedAt,
+  loanLeaves,
+  loanStatusOf,
   unenteredLoanStates,
 } from '../../domain/loan/loan-lifecycle.machine'
 import type { Chart } from './render'
@@ -65,6 +71,10 @@ function loanLifecycle(chart: Chart, metaOf: (id: string) => unknown): Chart {
     ([event, d]) =>
       `| \`${event}\` | ${cell(d.label)} | ${d.sentBy.join(', ')} | ${d.calls.length ? cell(d.calls.join('; ')) : '(a job)'} |`,
   )
+  const leaves = loanLeaves.map((leaf) => {
+    const accepted = loanEventsAcceptedAt(leaf)
+    return `| \`${leaf}\` | ${loanStatusOf(leaf)} | ${accepted.length ? accepted.map((e) => `\`${e}\``).join(', ') : '(none: final)'} |`
+  })
   const unentered = Object.entries(unenteredLoanStates).map(
     ([state, meta]) => `| \`${state}\` | ${meta.status} | ${cell(meta.label)} |`,
   )
@@ -77,6 +87,16 @@ function loanLifecycle(chart: Chart, metaOf: (id: string) => unknown): Chart {
       return isLoanMeta(meta) ? { ...s, note: `status ${meta.status}: ${meta.label}` } : s
     }),
     sections: [
+      [
+        '## What the server stores',
+        '',
+        `A loan's \`state\` and \`plan\` columns name one of these leaves (model version ${LOAN_MODEL_VERSION}; ` +
+          '`advanceLoan` refuses every event not listed, and a call that sends one answers 409).',
+        '',
+        '| Leaf | Status | Accepts |',
+        '| --- | --- | --- |',
+        ...leaves,
+      ].join('\n'),
       ['## Events', '', '| Event | What | Sent by | Calls |', '| --- | --- | --- | --- |', ...events].join(
         '\n',
       ),
