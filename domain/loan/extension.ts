@@ -108,7 +108,7 @@ export function extensionQuote(
   window: ServicingConfig['extensions'],
 ): ExtensionQuote {
   const { term, feeBps } = pricing[type]
-  const fee = extensionFee(facts.principalOutstanding, feeBps)
+  const fee = facts.principalOutstanding > 0 ? extensionFee(facts.principalOutstanding, feeBps) : 0
   const room = legalRoom(facts)
   const dueDays = daysBetween(facts.today, facts.dueDate)
   const refuse = (code: ExtensionRefusal, message: string) => ({ code, message })
