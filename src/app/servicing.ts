@@ -1,9 +1,10 @@
 /**
  * Servicing the client's loan in the browser (issue 16 item 7), shared by My loan (src/features/application),
- * the repayment page (src/features/repayment) and the repay pages (src/features/repay), which may not import one
- * another (docs/decisions/0022): the active loan, its payments and statement, the payment intention, and the
- * calls of the payment watch (payment-watch.tsx, machines/payment-watch.machine.ts), which puts a posted payment
- * on screen with a toast.
+ * the repayment page (src/features/repayment), the repay pages (src/features/repay) and the extension page
+ * (src/features/extension), which may not import one another (docs/decisions/0022): the active loan, its
+ * payments and statement, the payment intention, the calls of the payment watch (payment-watch.tsx,
+ * machines/payment-watch.machine.ts), which puts a posted payment on screen with a toast, and the extension
+ * (rollover) calls of issue 17 with the actors of machines/extension-flow.machine.ts.
  *
  * Every answer is checked against the contract's schema (domain/contract/payments.ts, lending-answers.ts), so a
  * screen never renders a guess. Money is integer centavos until it is shown.
@@ -12,6 +13,7 @@ import { type QueryClient, useMutation, useQuery } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import * as v from 'valibot'
 import { fromPromise } from 'xstate'
+import { codeSentSchema } from '../../domain/contract/identity-answers'
 import { getActiveLoan } from '../../domain/contract/lending'
 import { type ActiveLoan, activeLoanSchema } from '../../domain/contract/lending-answers'
 import {
@@ -27,8 +29,25 @@ import {
   type Statement,
   statementSchema,
 } from '../../domain/contract/payments'
+import {
+  chooseRollover as chooseRolloverCall,
+  createRolloverApplication,
+  downloadAmendmentDocument,
+  signRolloverDocument,
+} from '../../domain/contract/servicing'
+import {
+  type AmendmentDocument,
+  amendmentDocumentSchema,
+  type Rollover,
+  type RolloverApplication,
+  rolloverApplicationSchema,
+  rolloverSchema,
+} from '../../domain/contract/servicing-answers'
+import type { ExtensionType } from '../../domain/loan/servicing-config'
 import type { PaymentChannelCode } from '../../domain/payments/channels'
 import { type AuthSnapshot, isLoggedIn } from '../../machines/auth.machine'
+import type { CodeSent } from '../../machines/code-request.machine'
+import type { ApplicationRef, SignInput } from '../../machines/extension-flow.machine'
 import type { LoanFacts } from '../../machines/payment-watch.machine'
 import type { ApiClient, CallOptions } from '../api/client'
 import { useApi, useAuthActor } from './app-context'
@@ -37,6 +56,9 @@ export const servicingKeys = {
   activeLoan: ['loan', 'active'] as const,
   payments: ['loan', 'payments'] as const,
   statement: (loanId: number) => ['loan', loanId, 'statement'] as const,
+  /** An extension's application as last answered (choosing, asking for it, signing). */
+  rolloverApplication: (loanId: number, rolloverId: number) =>
+    ['loan', loanId, 'rollover', rolloverId, 'application'] as const,
 }
 
 /** The payments a page lists (and the watch compares): the newest page. */
@@ -88,6 +110,104 @@ export interface IntentionRequest {
 
 export async function createIntention(api: ApiClient, body: IntentionRequest): Promise<PaymentIntention> {
   return v.parse(paymentIntentionSchema, await api.call(createPaymentIntention, { body }))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Extensions (rollovers, issue 17): domain/contract/servicing.ts
+
+/** Chooses an extension of the active loan: its invoice becomes unpaid at today's fee (a 409 says why not). */
+export async function chooseRollover(api: ApiClient, type: ExtensionType, signal?: AbortSignal) {
+  return v.parse(rolloverSchema, await api.call(chooseRolloverCall, { body: { type } }, { signal }))
+}
+
+/** The chosen extension's application (asking again answers the same one). */
+export async function openRolloverApplication(
+  api: ApiClient,
+  { loanId, rolloverId }: ApplicationRef,
+  signal?: AbortSignal,
+): Promise<RolloverApplication> {
+  return v.parse(
+    rolloverApplicationSchema,
+    await api.call(createRolloverApplication, { params: { id: loanId, rid: rolloverId } }, { signal }),
+  )
+}
+
+const rolloverCodeSentSchema = v.object({
+  ...codeSentSchema.entries,
+  documents: v.array(amendmentDocumentSchema),
+})
+
+/** Renders the extension agreement and its disclosure as PDFs and sends the signing code by SMS. */
+export async function sendRolloverCode(
+  api: ApiClient,
+  { loanId, rolloverId, applicationId }: ApplicationRef & { applicationId: number },
+): Promise<CodeSent & { documents: AmendmentDocument[] }> {
+  const params = { loanId, rid: rolloverId, appId: applicationId }
+  return v.parse(rolloverCodeSentSchema, await api.call(signRolloverDocument, { params, body: {} }))
+}
+
+/** Signs the extension's documents with the SMS code: its fee is payable from then on. */
+export async function signRollover(
+  api: ApiClient,
+  { loanId, rolloverId, applicationId, code }: SignInput,
+  signal?: AbortSignal,
+): Promise<RolloverApplication> {
+  const params = { loanId, rid: rolloverId, appId: applicationId }
+  return v.parse(
+    rolloverApplicationSchema,
+    await api.call(signRolloverDocument, { params, body: { code } }, { signal }),
+  )
+}
+
+/** An extension or schedule document of the loan, as a PDF. */
+export function downloadAmendment(api: ApiClient, loanId: number, documentId: number): Promise<Blob> {
+  // The call answers a Blob for a binary contract; defineContract does not keep `answer: 'binary'` in the type yet.
+  return api.call(downloadAmendmentDocument, {
+    params: { id: loanId, docId: documentId },
+  }) as unknown as Promise<Blob>
+}
+
+/** The active loan in the cache with one of its rollovers as the server just answered it. */
+function withRollover(queryClient: QueryClient, rollover: Rollover) {
+  queryClient.setQueryData<ActiveLoan | null>(servicingKeys.activeLoan, (loan) =>
+    loan ? { ...loan, rollovers: loan.rollovers.map((r) => (r.id === rollover.id ? rollover : r)) } : loan,
+  )
+}
+
+/**
+ * The extension flow's actors (machines/extension-flow.machine.ts) with the app's API client. An answer that
+ * changes the loan's rollovers is put in the cache at once, and the active loan is asked again (choosing one type
+ * puts the other back to draft, which only the loan's answer shows).
+ */
+export function extensionFlowActors(api: ApiClient, queryClient: QueryClient) {
+  const changed = (rollover: Rollover) => {
+    withRollover(queryClient, rollover)
+    void queryClient.invalidateQueries({ queryKey: servicingKeys.activeLoan, exact: true })
+  }
+  const keep = (application: RolloverApplication) => {
+    queryClient.setQueryData(
+      servicingKeys.rolloverApplication(application.loanId, application.rolloverId),
+      application,
+    )
+    changed(application.rollover)
+    return application
+  }
+  return {
+    chooseRollover: fromPromise<Rollover, { type: ExtensionType }>(async ({ input, signal }) => {
+      const rollover = await chooseRollover(api, input.type, signal)
+      changed(rollover)
+      return rollover
+    }),
+    openApplication: fromPromise<RolloverApplication, ApplicationRef>(async ({ input, signal }) =>
+      keep(await openRolloverApplication(api, input, signal)),
+    ),
+    signRollover: fromPromise<RolloverApplication, SignInput>(async ({ input, signal }) =>
+      keep(await signRollover(api, input, signal)),
+    ),
+    createIntention: fromPromise<PaymentIntention, { channel: PaymentChannelCode }>(({ input }) =>
+      createIntention(api, { purpose: 'extension_fee', channel: input.channel }),
+    ),
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
   // Paying back: My loan and the repayment page show the payment watch's toast and the channels' texts.
   ['/profile/my-loan', ['repay']],
   ['/profile/repayment', ['repay']],
+  // Extending the loan (issue 17): the extension fee is paid through the same channels.
+  ['/profile/rollover', ['repay']],
   ['/repay', ['repay']],
   // The sandbox gateway's checkout page (issue 16).
   ['/sandbox', ['repay']],

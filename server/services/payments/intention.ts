@@ -43,6 +43,7 @@ export async function createIntention(
   const today = manilaDate(shifted(now, offsetDays))
   const payoff = outstandingOf(await todaysBalances(db, row, today))
   let amount = payoff
+  let extensionId: number | null = null
   if (body.purpose === 'extension_fee') {
     // The fee of the signed, chosen extension, paid by itself (issue 17).
     const extension = await payableExtension(db, row.id, today)
@@ -53,6 +54,7 @@ export async function createIntention(
         'There is no signed extension waiting for its fee on this loan.',
       )
     amount = extension.fee
+    extensionId = extension.id
   } else if (body.purpose === 'instalment') {
     const due = row.plan === 'scheduled' ? await scheduleToPayNow(db, row.id, today) : null
     if (due === null)
@@ -71,11 +73,16 @@ export async function createIntention(
   const reference = paymentReferenceOf(clientId)
   const virtualAccount = virtualAccountOf(reference)
   const channel = body.channel ? channelOf(body.channel) : null
+  // After an e-wallet's checkout the client comes back to where they were paying from.
+  const returnPath =
+    body.purpose === 'extension_fee' && extensionId !== null
+      ? `/profile/rollover/${extensionId}`
+      : '/profile/my-loan'
   const checkout =
     channel?.checkout === true
       ? await deps.paymentGateway.createCheckout(
           db,
-          { reference, amount, channel: channel.code, returnPath: '/profile/my-loan' },
+          { reference, amount, channel: channel.code, returnPath },
           now,
         )
       : null

@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../../i18n/messages'
-import { ComingSoon } from '../../../ui/shell/coming-soon'
+import { ExtensionScreen } from '../../../features/extension/extension-screen'
+import { requestedIdOf } from '../../../features/extension/texts'
+import { loadPageTitle, titleHead } from '../../../ui/layout/page-title'
 
+// The profile route's guard lets only a client's own session in (a single-link one is kept on My loan).
 export const Route = createFileRoute('/profile/rollover/{-$id}')({
+  loader: () => loadPageTitle('profile_rollover'),
+  head: titleHead,
   component: Page,
 })
 
 function Page() {
-  return <ComingSoon title={useMessages().titles.profile_rollover} />
+  return <ExtensionScreen requestedId={requestedIdOf(Route.useParams().id)} />
 }
