@@ -2,7 +2,8 @@
  * My loan's history (issue 16 items 3 and 7): the client's payments (GET /private/client/payments, newest
  * first: date, amount, channel and how each was applied in the allocation order penalties, fees, interest,
  * principal, with any credit) and the statement of account (GET /private/client/loan/{id}/statement: every
- * ledger entry with what the client owed after it), with its PDF.
+ * ledger entry with what the client owed after it), with its PDF. Each entry is named by its kind
+ * (`myLoan.entryKinds`), issue 17's extension fee and payment-schedule interest included.
  */
 import { type ReactNode, useState } from 'react'
 import type { PaymentView, Statement } from '../../../domain/contract/payments'
@@ -34,7 +35,7 @@ export function allocationText(payment: PaymentView, m: LoanTexts): string {
 }
 
 /** A block of My loan titled by its h2. */
-function HistoryBlock({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+export function HistoryBlock({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section className="section-block" aria-labelledby={id}>
       <h2 id={id} className="section__title">
@@ -46,7 +47,7 @@ function HistoryBlock({ id, title, children }: { id: string; title: string; chil
 }
 
 /** A table wider than a phone scrolls inside its box: focusable and named (axe scrollable-region-focusable). */
-function ScrollTable({
+export function ScrollTable({
   label,
   columns,
   children,

@@ -3,7 +3,9 @@
  * client's payment reference, the principal, today's amount due (the payoff) and what is outstanding by part
  * (penalties only when charged), a credit when the client overpaid, the due date ('MMM DD, YYYY', Asia/Manila)
  * and the days left or overdue (the invoice's dueDays); Pay in full and Pay another amount (the repayment page);
- * the payment history and the statement of account with its PDF.
+ * the payment history and the statement of account with its PDF. Below the payment buttons, how the loan is
+ * being repaid (issue 17 item 5, loan-plan.tsx): on its terms, the extensions and the payment-schedule offers;
+ * on a schedule, its instalments and what to pay now.
  *
  * While it is open the payment watch (src/app/payment-watch.tsx) asks every few seconds: a payment that posts
  * shows as a toast and the figures change by themselves. When the loan is repaid, the journey's flow poll moves
@@ -17,6 +19,7 @@ import { useActiveLoan, useClientSession, useSingleLinkSession } from '../../app
 import { fmt, useMessages } from '../../i18n/messages'
 import { formatLongDate } from './format'
 import { PaymentHistory, StatementOfAccount } from './loan-history'
+import { LoanPlan } from './loan-plan'
 import { type Figure, Figures, QueryGate, ScreenFrame } from './parts'
 
 type LoanTexts = ReturnType<typeof useMessages>['application']['myLoan']
@@ -112,6 +115,7 @@ export function MyLoanScreen({ pollMs }: { pollMs?: number } = {}) {
                   {m.repay}
                 </Link>
               </nav>
+              <LoanPlan loan={loan} singleLink={singleLink} />
               <PaymentHistory />
               {loan.id !== undefined ? <StatementOfAccount loanId={loan.id} /> : null}
             </>
