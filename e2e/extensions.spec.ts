@@ -145,3 +145,67 @@ test('extends a loan with the cheap extension: sign with the code, pay the fee, 
   await expect(figure(page, 'due-date')).toHaveText(longDate(cheap.newDueDate))
   await expect(page.getByRole('cell', { name: 'Extension fee' }).first()).toBeVisible()
 })
+
+test('accepts a semi-monthly payment schedule near the due date and pays its first instalment', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000)
+  const client = await clientWithLoan(page, request)
+  const token = await clientToken(page)
+  const loan = await activeLoan(request, token)
+  const me = await request.get('/web/private/client', { headers: { authorization: `Bearer ${token}` } })
+  const clientId = ((await me.json()).data as { id: number }).id
+  // The client's business clock two days before the due date: the special offer is made (servicing config).
+  const moved = await request.post('/web/private/back-office/sandbox/clock', {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { clientId, days: loan.repaymentInvoice.dueDays - 2 },
+  })
+  expect(moved.status(), await moved.text()).toBe(200)
+
+  await page.goto('/profile/my-loan')
+  const offers = page.getByRole('region', { name: 'Split what you owe' })
+  await expect(offers).toBeVisible({ timeout: 30_000 })
+  await expectAccessible(page, 'my loan: schedule offers')
+  await offers.getByRole('button', { name: 'Review: Instalments twice a month' }).click()
+  await expect(page.getByRole('heading', { name: 'Review: Instalments twice a month' })).toBeVisible()
+  await expect(
+    page.getByRole('table', { name: 'Instalments of this payment schedule' }).getByRole('row'),
+  ).toHaveCount(5)
+  await expectAccessible(page, 'schedule: review')
+  await page.getByRole('button', { name: 'Continue to sign' }).click()
+
+  await expect(page.getByRole('heading', { name: 'Sign the payment schedule' })).toBeVisible()
+  await page.getByRole('button', { name: 'Prepare my documents and send the code' }).click()
+  const code = page.getByLabel('Code from the SMS')
+  const tooSoon = page.locator('[data-error-key="codeMinuteLimit"]')
+  await expect(code.or(tooSoon)).toBeVisible({ timeout: 30_000 })
+  if (await tooSoon.isVisible())
+    await page.getByRole('button', { name: /code/ }).first().click({ timeout: 30_000 })
+  await expect(code).toBeVisible({ timeout: 30_000 })
+  await code.fill(await lastCode(request, admin, client.phone))
+  await page.getByRole('button', { name: 'Accept the payment schedule' }).click()
+
+  // My loan: the schedule in force, four instalments, the first to pay now.
+  const table = page.getByRole('table', { name: 'Your instalments' })
+  await expect(table).toBeVisible({ timeout: 30_000 })
+  await expect(table.getByRole('row')).toHaveCount(5)
+  await expectAccessible(page, 'my loan: schedule')
+  const schedule = await request.get('/web/private/client/loan/active/payment-schedule', {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const { toPayNow, payments } = (await schedule.json()).data as {
+    toPayNow: { amount: number }
+    payments: { amount: { amount: number } }[]
+  }
+  expect(toPayNow.amount).toBe(payments[0]!.amount.amount)
+
+  // The first instalment arrives at a payment centre (the sandbox gateway's signed webhook).
+  const paid = await request.post('/web/private/back-office/sandbox/payments', {
+    headers: { authorization: `Bearer ${admin}` },
+    data: { reference: loan.paymentReference, amount: toPayNow.amount, channel: 'seven_eleven' },
+  })
+  expect(paid.status(), await paid.text()).toBe(200)
+  await expect(table.getByRole('row').nth(1)).toContainText('Paid', { timeout: 30_000 })
+  await expect(table.getByRole('row').nth(2)).toContainText('To pay')
+})
