@@ -128,16 +128,9 @@ export const paymentSchedule = pgTable(
   },
   (t) => [
     index('payment_schedule_loan_idx').on(t.loanId),
-    uniqueIndex('payment_schedule_offer_uq')
-      .on(t.loanId, t.type)
-      .where(sql`${t.status} = 'offered'`),
-    uniqueIndex('payment_schedule_active_uq')
-      .on(t.loanId)
-      .where(sql`${t.status} = 'active'`),
-    check(
-      'payment_schedule_status_ck',
-      sql`${t.status} in ('offered', 'active', 'completed', 'withdrawn')`,
-    ),
+    uniqueIndex('payment_schedule_offer_uq').on(t.loanId, t.type).where(sql`${t.status} = 'offered'`),
+    uniqueIndex('payment_schedule_active_uq').on(t.loanId).where(sql`${t.status} = 'active'`),
+    check('payment_schedule_status_ck', sql`${t.status} in ('offered', 'active', 'completed', 'withdrawn')`),
   ],
 )
 

@@ -4,8 +4,8 @@
  */
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
 import { defaultDocumentUploadConfig } from '../../../domain/journey/uploads'
-import { defaultPricingConfig } from '../../../domain/pricing/config'
 import { defaultServicingConfig } from '../../../domain/loan/servicing-config'
+import { defaultPricingConfig } from '../../../domain/pricing/config'
 import { seedConfig } from '../../services/config'
 import type { Db } from '../client'
 import { classification, contact, institution, promoCode } from '../schema'

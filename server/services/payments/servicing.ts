@@ -16,8 +16,8 @@ import { loan } from '../../db/schema-lending'
 import { servicingDay } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { jobActor } from '../journey/journey'
-import { addOffset, businessToday, clientScope, INSTANCE_SCOPE, readOffsets, shifted } from './clock'
 import { expireExtensionInvoices } from '../servicing/extensions'
+import { addOffset, businessToday, clientScope, INSTANCE_SCOPE, readOffsets, shifted } from './clock'
 import { accrueLocked, loanTransaction } from './loans'
 
 type ServicingDeps = Pick<AppDeps, 'database' | 'logger' | 'now'>

@@ -254,7 +254,7 @@ export async function agreeSchedule(deps: ServicingDeps, clientId: number, offer
       .from(paymentSchedule)
       .where(eq(paymentSchedule.id, offerId))
       .for('update')
-    if (!offer || offer.status !== 'offered') throw notAvailable('This offer is no longer open.')
+    if (offer?.status !== 'offered') throw notAvailable('This offer is no longer open.')
     const { decision, plan } = await quoteOffer(tx, locked, offer, today, terms)
     if (!decision.eligible) throw notAvailable(decision.reason)
     const docs = await documentsOf(tx, 'schedule', offer.id)
