@@ -25,6 +25,11 @@ export interface MessagingProvider {
   readonly channels?: Readonly<Record<OutgoingMessage['channel'], string>>
   /** Delivers, or throws (a real provider: MessageNotSentError, a 503 the caller may pass on). */
   send(db: DbOrTx, message: OutgoingMessage): Promise<void>
+  /**
+   * Delivers several at once, all or none (the sandbox: one outbox insert). Optional: a caller without it sends
+   * one by one. The batched payment receipts use it (server/services/payments/batch-posting.ts).
+   */
+  sendMany?(db: DbOrTx, messages: OutgoingMessage[]): Promise<void>
 }
 
 /**
@@ -38,13 +43,8 @@ export function maskRecipient(recipient: string): string {
 }
 
 export function createSandboxMessaging(logger: Logger, printToConsole = true): MessagingProvider {
-  return {
-    name: 'sandbox',
-    channels: { sms: 'sandbox', email: 'sandbox' },
-    async send(db, { secret: _secret, ...message }) {
-      await db
-        .insert(outboxMessage)
-        .values({ ...message, subject: message.subject ?? null, provider: 'sandbox', status: 'delivered' })
+  const stored = (messages: OutgoingMessage[]) => {
+    for (const message of messages) {
       // The structured log never holds the body (it may carry a code); it says where to read it.
       logger.info(
         { channel: message.channel, purpose: message.purpose, to: maskContact(message.recipient) },
@@ -55,6 +55,25 @@ export function createSandboxMessaging(logger: Logger, printToConsole = true): M
           `\n[sandbox ${message.channel}] to ${maskContact(message.recipient)}: ${message.body}\n\n`,
         )
       }
+    }
+  }
+  const row = ({ secret: _secret, ...message }: OutgoingMessage) => ({
+    ...message,
+    subject: message.subject ?? null,
+    provider: 'sandbox',
+    status: 'delivered',
+  })
+  return {
+    name: 'sandbox',
+    channels: { sms: 'sandbox', email: 'sandbox' },
+    async send(db, message) {
+      await db.insert(outboxMessage).values(row(message))
+      stored([message])
+    },
+    async sendMany(db, messages) {
+      if (!messages.length) return
+      await db.insert(outboxMessage).values(messages.map(row))
+      stored(messages)
     },
   }
 }
