@@ -5,6 +5,7 @@
  * whichever provider is configured.
  */
 import type { Logger } from 'pino'
+import { type BulkColumn, insertRows } from '../db/bulk'
 import type { DbOrTx } from '../db/client'
 import { outboxMessage } from '../db/schema-identity'
 import { maskRecipient as maskContact } from '../log/mask'
@@ -42,6 +43,16 @@ export function maskRecipient(recipient: string): string {
   return `${'*'.repeat(Math.max(0, recipient.length - 4))}${recipient.slice(-4)}`
 }
 
+const OUTBOX_COLUMNS: BulkColumn[] = [
+  ['channel', 'text'],
+  ['recipient', 'text'],
+  ['subject', 'text'],
+  ['body', 'text'],
+  ['purpose', 'text'],
+  ['provider', 'text'],
+  ['status', 'text'],
+]
+
 export function createSandboxMessaging(logger: Logger, printToConsole = true): MessagingProvider {
   const stored = (messages: OutgoingMessage[]) => {
     for (const message of messages) {
@@ -72,7 +83,8 @@ export function createSandboxMessaging(logger: Logger, printToConsole = true): M
     },
     async sendMany(db, messages) {
       if (!messages.length) return
-      await db.insert(outboxMessage).values(messages.map(row))
+      // One parameter for all (server/db/bulk.ts): a receipt batch is dozens of messages.
+      await insertRows(db, 'outbox_message', OUTBOX_COLUMNS, messages.map(row))
       stored(messages)
     },
   }

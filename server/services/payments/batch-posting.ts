@@ -46,26 +46,19 @@ import {
 } from '../../../domain/loan/loan-lifecycle.machine'
 import { clientIdOfReference, loanNumberOf, normaliseReference } from '../../../domain/payments/reference'
 import { manilaDate } from '../../../domain/pricing/manila-date'
+import { type BulkColumn, insertRows, insertSql, recordset } from '../../db/bulk'
 import type { Tx } from '../../db/client'
 import { errorForLog } from '../../db/errors'
 import { client } from '../../db/schema-identity'
-import { clientJourney, stateTransition } from '../../db/schema-journey'
+import { clientJourney } from '../../db/schema-journey'
 import { loan } from '../../db/schema-lending'
-import {
-  clockOffset,
-  loanLedgerEntry,
-  payment,
-  paymentEvent,
-  paymentIntention,
-  servicingJob,
-} from '../../db/schema-payments'
-import { loanExtension } from '../../db/schema-servicing'
+import { servicingJob } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import type { OutgoingMessage } from '../../providers/messaging'
 import { jobActor } from '../journey/journey'
 import { clientScope, INSTANCE_SCOPE, shifted } from './clock'
 import { RECEIPT_JOB } from './job-kinds'
-import { finishServicingJobs, receiptText, retryServicingJob, SERVICING_JOB_LEASE_MS } from './jobs'
+import { receiptText, SERVICING_JOB_LEASE_MS } from './jobs'
 import { dueAccrual, type LoanRow, leafOfRow, stateOf } from './loans'
 
 /** At most this many events in one transaction: enough to amortise a commit, short enough to keep p99 low. */
@@ -191,7 +184,7 @@ class Poster {
       )
     // The receipts go out after the commit, like `afterPosting`; a failure leaves the job to the worker.
     try {
-      await sendReceipts(deps, planned, now)
+      await sendReceipts(deps, planned)
     } catch (error) {
       deps.logger.warn({ events: planned.length, err: errorForLog(error) }, 'batched receipts failed')
     }
@@ -242,36 +235,38 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   }
   if (!candidates.length) return []
   const loanIds = candidates.map((c) => c.row.id)
-  const [offsets, sums, unpaidInvoices] = [
-    await tx
-      .select()
-      .from(clockOffset)
-      .where(
-        inArray(clockOffset.scope, [INSTANCE_SCOPE, ...candidates.map((c) => clientScope(c.row.clientId))]),
-      ),
-    await tx
-      .select({
-        loanId: loanLedgerEntry.loanId,
-        part: loanLedgerEntry.part,
-        total: sql<string>`coalesce(sum(${loanLedgerEntry.amount}), 0)`,
-      })
-      .from(loanLedgerEntry)
-      .where(inArray(loanLedgerEntry.loanId, loanIds))
-      .groupBy(loanLedgerEntry.loanId, loanLedgerEntry.part),
-    // An unpaid extension invoice may take the payment (`payExtensionLocked`): the single path decides.
-    await tx
-      .select({ loanId: loanExtension.loanId })
-      .from(loanExtension)
-      .where(and(inArray(loanExtension.loanId, loanIds), eq(loanExtension.invoiceStatus, 'unpaid'))),
-  ]
-  const offsetOf = (scope: string) => offsets.find((o) => o.scope === scope)?.offsetDays ?? 0
-  const balancesBy = new Map<number, Balances>()
-  for (const s of sums) {
-    const b = balancesBy.get(s.loanId) ?? zeroBalances()
-    b[s.part as LedgerPart] = Number(s.total)
-    balancesBy.set(s.loanId, b)
+  // The clock offsets, the balances and the unpaid extension invoices of the batch's loans, in one statement
+  // (an unpaid invoice may take the payment, `payExtensionLocked`: the single path decides).
+  const scopes = [INSTANCE_SCOPE, ...candidates.map((c) => clientScope(c.row.clientId))]
+  const ids = sql.raw(loanIds.map((id) => String(Math.trunc(id))).join(','))
+  const reads = (await tx.execute(sql`
+    select 'offset' as kind, scope as key, null::bigint as loan_id, offset_days::text as value
+      from clock_offset where scope in (${sql.join(
+        scopes.map((scope) => sql`${scope}`),
+        sql`, `,
+      )})
+    union all
+    select 'sum', part, loan_id, coalesce(sum(amount), 0)::text from loan_ledger_entry
+      where loan_id in (${ids}) group by loan_id, part
+    union all
+    select 'invoice', null, loan_id, null from loan_extension where loan_id in (${ids}) and invoice_status = 'unpaid'
+  `)) as unknown as {
+    rows: { kind: string; key: string | null; loan_id: string | number | null; value: string | null }[]
   }
-  const extended = new Set(unpaidInvoices.map((e) => e.loanId))
+  const offsets = new Map<string, number>()
+  const balancesBy = new Map<number, Balances>()
+  const extended = new Set<number>()
+  for (const r of reads.rows) {
+    const loanId = Number(r.loan_id)
+    if (r.kind === 'offset') offsets.set(r.key!, Number(r.value))
+    else if (r.kind === 'invoice') extended.add(loanId)
+    else {
+      const b = balancesBy.get(loanId) ?? zeroBalances()
+      b[r.key as LedgerPart] = Number(r.value)
+      balancesBy.set(loanId, b)
+    }
+  }
+  const offsetOf = (scope: string) => offsets.get(scope) ?? 0
 
   const planned: Planned[] = []
   for (const { item, row, contact } of candidates) {
@@ -309,55 +304,55 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   if (!planned.length) return []
 
   // The inbox rows; an event already there (a concurrent or earlier delivery) is left to the single path.
-  const inbox = await tx
-    .insert(paymentEvent)
-    .values(
-      planned.map(({ item }) => ({
-        provider: item.provider,
-        eventId: item.event.id,
-        type: item.event.type,
-        providerPaymentId: item.event.data.paymentId,
-        outcome: 'receiving',
-        receivedAt: now,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ id: paymentEvent.id, eventId: paymentEvent.eventId, provider: paymentEvent.provider })
-  const inboxOf = new Map(inbox.map((r) => [`${r.provider}\u0000${r.eventId}`, r.id]))
+  const inbox = await insertRows<{ id: string; provider: string; event_id: string }>(
+    tx,
+    'payment_event',
+    INBOX_COLUMNS,
+    planned.map(({ item }) => ({
+      provider: item.provider,
+      event_id: item.event.id,
+      type: item.event.type,
+      provider_payment_id: item.event.data.paymentId,
+      outcome: 'receiving',
+      received_at: now,
+    })),
+    sql`on conflict do nothing returning id::text as id, provider, event_id`,
+  )
+  const inboxOf = new Map(inbox.map((r) => [`${r.provider}\u0000${r.event_id}`, Number(r.id)]))
   const posting = planned.filter((p) => inboxOf.has(`${p.item.provider}\u0000${p.item.event.id}`))
   if (!posting.length) return []
 
-  const payments = await tx
-    .insert(payment)
-    .values(
-      posting.map(({ item, row, today }) => ({
-        provider: item.provider,
-        providerPaymentId: item.event.data.paymentId,
-        reference: normaliseReference(item.event.data.reference),
-        channel: item.event.data.channel,
-        amount: item.event.data.amount,
-        status: 'posted',
-        clientId: row.clientId,
-        loanId: row.id,
-        source: 'webhook',
-        paidAt: new Date(item.event.data.paidAt ?? item.event.createdAt),
-        receivedAt: now,
-        postedAt: now,
-        businessDate: today,
-        postedBy: null,
-        note: null,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ id: payment.id, providerPaymentId: payment.providerPaymentId, provider: payment.provider })
+  const payments = await insertRows<{ id: string; provider: string; provider_payment_id: string }>(
+    tx,
+    'payment',
+    PAYMENT_COLUMNS,
+    posting.map(({ item, row, today }) => ({
+      provider: item.provider,
+      provider_payment_id: item.event.data.paymentId,
+      reference: normaliseReference(item.event.data.reference),
+      channel: item.event.data.channel,
+      amount: item.event.data.amount,
+      status: 'posted',
+      client_id: row.clientId,
+      loan_id: row.id,
+      source: 'webhook',
+      paid_at: new Date(item.event.data.paidAt ?? item.event.createdAt),
+      received_at: now,
+      posted_at: now,
+      business_date: today,
+    })),
+    sql`on conflict do nothing returning id::text as id, provider, provider_payment_id`,
+  )
   // A payment recorded meanwhile (reconciliation, another event of it): roll the batch back, post one by one.
   if (payments.length !== posting.length) throw new Error('a payment of the batch was already recorded')
-  const paymentIdOf = new Map(payments.map((p) => [`${p.provider}\u0000${p.providerPaymentId}`, p.id]))
+  const paymentIdOf = new Map(
+    payments.map((p) => [`${p.provider}\u0000${p.provider_payment_id}`, Number(p.id)]),
+  )
   const idOf = (p: Planned) => paymentIdOf.get(`${p.item.provider}\u0000${p.item.event.data.paymentId}`)!
 
   // The entries in the single path's order: each loan's accrual, then its allocation.
   const entries = posting.flatMap((p) => {
-    const base = { loanId: p.row.id, clientId: p.row.clientId, businessDate: p.today, at: now }
+    const base = { loan_id: p.row.id, client_id: p.row.clientId, business_date: p.today, at: now }
     const accrual =
       p.accrual && p.accrual.amount > 0
         ? [
@@ -366,7 +361,7 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
               kind: 'interest_accrual',
               part: 'interest',
               amount: p.accrual.amount,
-              paymentId: null,
+              payment_id: null,
               memo: `days ${p.row.accruedDays + 1}-${p.accrual.next.accruedDays}`,
             },
           ]
@@ -378,13 +373,11 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
         kind: 'allocation',
         part: l.part,
         amount: l.amount,
-        paymentId: idOf(p),
+        payment_id: idOf(p),
         memo: null,
       }))
     return [...accrual, ...allocation]
   })
-  if (entries.length) await tx.insert(loanLedgerEntry).values(entries)
-
   // One update of every loan: the accrual's running basis (bumping the version, as `bookAccrual` does) and the
   // statechart's move (bumping it again, as `moveLoan` does).
   const loanChanges = posting.map((p) => ({
@@ -396,100 +389,154 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
     status: loanStatusOf(p.to),
     version: p.row.version + (p.accrual ? 2 : 1),
   }))
-  await tx.execute(sql`
-    update loan set accrued_days = c.accrued_days, accrual_basis = c.accrual_basis::bigint, state = c.state,
-      plan = c.plan, status = c.status, version = c.version
-    from jsonb_to_recordset(${JSON.stringify(loanChanges)}::jsonb)
-      as c(id bigint, accrued_days integer, accrual_basis text, state text, plan text, status smallint, version integer)
-    where loan.id = c.id`)
-
-  await tx.insert(stateTransition).values(
-    posting.map((p) => {
-      const by = jobActor(`webhook:${p.item.provider}`, p.item.event.data.paymentId)
-      return {
-        machine: loanLifecycleMachine.id,
-        subjectId: p.row.id,
-        clientId: p.row.clientId,
-        modelVersion: LOAN_MODEL_VERSION,
-        fromState: p.from,
-        toState: p.to,
-        event: 'PAYMENT_POSTED',
-        call: by.call,
-        actorKind: by.kind,
-        actorId: String(by.id),
-        at: now,
-      }
-    }),
-  )
-  await tx
-    .update(paymentIntention)
-    .set({ status: 'paid' })
-    .where(
-      and(
-        inArray(
-          paymentIntention.checkoutId,
-          posting.map((p) => p.item.event.data.paymentId),
-        ),
-        eq(paymentIntention.status, 'open'),
-      ),
-    )
-  await tx
-    .insert(servicingJob)
-    .values(
-      posting.map((p) => ({ kind: RECEIPT_JOB, subjectId: String(idOf(p)), runAt: now, createdAt: now })),
-    )
-    .onConflictDoNothing()
+  const transitions = posting.map((p) => {
+    const by = jobActor(`webhook:${p.item.provider}`, p.item.event.data.paymentId)
+    return {
+      machine: loanLifecycleMachine.id,
+      subject_id: p.row.id,
+      client_id: p.row.clientId,
+      model_version: LOAN_MODEL_VERSION,
+      from_state: p.from,
+      to_state: p.to,
+      event: 'PAYMENT_POSTED',
+      call: by.call,
+      actor_kind: by.kind,
+      actor_id: String(by.id),
+      at: now,
+    }
+  })
+  // The receipt jobs are written already claimed by this process (a lease, the attempt counted), as
+  // `afterPosting` claims them: it sends them right after the commit, and the worker only if it does not.
+  const jobs = posting.map((p) => ({
+    kind: RECEIPT_JOB,
+    subject_id: String(idOf(p)),
+    run_at: now,
+    created_at: now,
+    attempts: 1,
+    locked_until: new Date(now.getTime() + SERVICING_JOB_LEASE_MS),
+  }))
   const outcomes = posting.map((p) => ({
     id: inboxOf.get(`${p.item.provider}\u0000${p.item.event.id}`),
     payment_id: idOf(p),
   }))
+  const charges = posting.map((p) => p.item.event.data.paymentId)
+  // The id lists beside the joins let the planner reach the rows by their index instead of scanning the table
+  // (it cannot see how few rows a recordset holds).
+  const inboxIds = sql.raw(outcomes.map((o) => String(Math.trunc(o.id!))).join(','))
+  // Everything else the payments cause, in one statement (data-modifying CTEs: none reads another's rows).
   await tx.execute(sql`
-    update payment_event set outcome = 'posted', payment_id = o.payment_id
-    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, payment_id bigint)
-    where payment_event.id = o.id`)
+    with entries as (${insertSql('loan_ledger_entry', LEDGER_COLUMNS, entries)}),
+    loans as (
+      update loan set accrued_days = r.accrued_days, accrual_basis = r.accrual_basis::bigint, state = r.state,
+        plan = r.plan, status = r.status, version = r.version
+      from ${recordset(LOAN_CHANGE_COLUMNS, loanChanges)}
+      where loan.id = r.id and loan.id in (${ids})),
+    transitions as (${insertSql('state_transition', TRANSITION_COLUMNS, transitions)}),
+    intentions as (
+      update payment_intention set status = 'paid'
+      where checkout_id in (${sql.join(
+        charges.map((c) => sql`${c}`),
+        sql`, `,
+      )}) and status = 'open'),
+    jobs as (${insertSql('servicing_job', JOB_COLUMNS, jobs, sql`on conflict do nothing`)})
+    update payment_event set outcome = 'posted', payment_id = r.payment_id
+    from ${recordset(OUTCOME_COLUMNS, outcomes)}
+    where payment_event.id = r.id and payment_event.id in (${inboxIds})`)
   for (const p of posting) p.paymentId = idOf(p)
   return posting
 }
+
+const INBOX_COLUMNS: BulkColumn[] = [
+  ['provider', 'text'],
+  ['event_id', 'text'],
+  ['type', 'text'],
+  ['provider_payment_id', 'text'],
+  ['outcome', 'text'],
+  ['received_at', 'timestamptz'],
+]
+const PAYMENT_COLUMNS: BulkColumn[] = [
+  ['provider', 'text'],
+  ['provider_payment_id', 'text'],
+  ['reference', 'text'],
+  ['channel', 'text'],
+  ['amount', 'bigint'],
+  ['status', 'text'],
+  ['client_id', 'bigint'],
+  ['loan_id', 'bigint'],
+  ['source', 'text'],
+  ['paid_at', 'timestamptz'],
+  ['received_at', 'timestamptz'],
+  ['posted_at', 'timestamptz'],
+  ['business_date', 'date'],
+]
+const LEDGER_COLUMNS: BulkColumn[] = [
+  ['loan_id', 'bigint'],
+  ['client_id', 'bigint'],
+  ['kind', 'text'],
+  ['part', 'text'],
+  ['amount', 'bigint'],
+  ['payment_id', 'bigint'],
+  ['memo', 'text'],
+  ['business_date', 'date'],
+  ['at', 'timestamptz'],
+]
+const LOAN_CHANGE_COLUMNS: BulkColumn[] = [
+  ['id', 'bigint'],
+  ['accrued_days', 'integer'],
+  ['accrual_basis', 'text'],
+  ['state', 'text'],
+  ['plan', 'text'],
+  ['status', 'smallint'],
+  ['version', 'integer'],
+]
+const TRANSITION_COLUMNS: BulkColumn[] = [
+  ['machine', 'text'],
+  ['subject_id', 'bigint'],
+  ['client_id', 'bigint'],
+  ['model_version', 'integer'],
+  ['from_state', 'text'],
+  ['to_state', 'text'],
+  ['event', 'text'],
+  ['call', 'text'],
+  ['actor_kind', 'text'],
+  ['actor_id', 'text'],
+  ['at', 'timestamptz'],
+]
+const JOB_COLUMNS: BulkColumn[] = [
+  ['kind', 'text'],
+  ['subject_id', 'text'],
+  ['run_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+  ['attempts', 'integer'],
+  ['locked_until', 'timestamptz'],
+]
+const OUTCOME_COLUMNS: BulkColumn[] = [
+  ['id', 'bigint'],
+  ['payment_id', 'bigint'],
+]
 
 const partsOf = (b: Balances): LedgerLine[] =>
   (Object.keys(b) as LedgerPart[]).map((part) => ({ part, amount: b[part] }))
 
 /**
- * The batch's receipts, as `afterPosting` sends each (jobs.ts `sendReceipt`): the jobs claimed in one statement,
- * each SMS and e-mail sent, the jobs finished in one statement; a job that failed is retried by the worker.
+ * The batch's receipts, as `afterPosting` sends each (jobs.ts `sendReceipt`), with the figures the posting
+ * computed: every SMS and e-mail sent, then the jobs finished in one statement. A receipt that could not go is
+ * released to the worker, which retries it.
  */
-async function sendReceipts(deps: BatchDeps, planned: Planned[], now: Date) {
+async function sendReceipts(deps: BatchDeps, planned: Planned[]) {
   if (!planned.length) return
   const db = deps.database.db
-  const ids = planned.map((p) => String(p.paymentId))
-  const jobs = await db
-    .update(servicingJob)
-    .set({
-      lockedUntil: new Date(now.getTime() + SERVICING_JOB_LEASE_MS),
-      attempts: sql`${servicingJob.attempts} + 1`,
-    })
-    .where(
-      and(
-        eq(servicingJob.kind, RECEIPT_JOB),
-        inArray(servicingJob.subjectId, ids),
-        sql`${servicingJob.doneAt} is null`,
-        sql`(${servicingJob.lockedUntil} is null or ${servicingJob.lockedUntil} < ${now})`,
-      ),
-    )
-    .returning()
-  if (!jobs.length) return
-  const byPayment = new Map(planned.map((p) => [String(p.paymentId), p]))
-  const receipts = jobs.map((job) => {
-    const p = byPayment.get(job.subjectId)!
-    const body = receiptText({
+  const receipts = planned.map((p) => ({
+    p,
+    subjectId: String(p.paymentId),
+    body: receiptText({
       amount: p.item.event.data.amount,
       loanNumber: loanNumberOf(p.row.id),
       allocation: p.applied,
       remaining: p.remaining,
       credit: 0,
-    })
-    return { job, p, body }
-  })
+    }),
+  }))
   const sms = (r: (typeof receipts)[number]): OutgoingMessage => ({
     channel: 'sms',
     recipient: r.p.phone,
@@ -503,18 +550,19 @@ async function sendReceipts(deps: BatchDeps, planned: Planned[], now: Date) {
     body: r.body,
     purpose: 'payment_receipt',
   })
-  const done: typeof jobs = []
+  const done: string[] = []
+  const failed: string[] = []
   if (deps.messaging.sendMany) {
     // One delivery of every SMS and e-mail (the sandbox: one outbox insert); a failure leaves them all to the
-    // worker's retry, as a failed SMS leaves its receipt.
+    // worker, as a failed SMS leaves its receipt.
     try {
       await deps.messaging.sendMany(
         db,
         receipts.flatMap((r) => [sms(r), email(r)]),
       )
-      done.push(...jobs)
-    } catch (error) {
-      for (const { job } of receipts) await retryServicingJob(db, job, error, deps.now())
+      done.push(...receipts.map((r) => r.subjectId))
+    } catch {
+      failed.push(...receipts.map((r) => r.subjectId))
     }
   } else
     for (const r of receipts) {
@@ -522,17 +570,21 @@ async function sendReceipts(deps: BatchDeps, planned: Planned[], now: Date) {
         await deps.messaging.send(db, sms(r))
         await deps.messaging
           .send(db, email(r))
-          .catch(() =>
-            deps.logger.warn({ paymentId: Number(r.job.subjectId) }, 'payment receipt e-mail not sent'),
-          )
-        done.push(r.job)
-      } catch (error) {
-        deps.logger.warn(
-          { jobId: r.job.id, kind: r.job.kind, attempt: r.job.attempts },
-          'servicing job failed',
-        )
-        await retryServicingJob(db, r.job, error, deps.now())
+          .catch(() => deps.logger.warn({ paymentId: r.p.paymentId }, 'payment receipt e-mail not sent'))
+        done.push(r.subjectId)
+      } catch {
+        failed.push(r.subjectId)
       }
     }
-  await finishServicingJobs(db, done, deps.now())
+  const now = deps.now()
+  const jobsOf = (subjects: string[]) =>
+    and(eq(servicingJob.kind, RECEIPT_JOB), inArray(servicingJob.subjectId, subjects))
+  if (done.length) await db.update(servicingJob).set({ doneAt: now, lockedUntil: null }).where(jobsOf(done))
+  if (failed.length) {
+    deps.logger.warn({ paymentIds: failed.map(Number), kind: RECEIPT_JOB }, 'servicing job failed')
+    await db
+      .update(servicingJob)
+      .set({ lockedUntil: null, lastError: 'receipt not sent' })
+      .where(jobsOf(failed))
+  }
 }

@@ -68,7 +68,7 @@ export async function finishServicingJob(db: Db, job: Job, now: Date) {
   await db.update(servicingJob).set({ doneAt: now, lockedUntil: null }).where(eq(servicingJob.id, job.id))
 }
 
-export async function retryServicingJob(db: Db, job: Job, error: unknown, now: Date) {
+async function retryServicingJob(db: Db, job: Job, error: unknown, now: Date) {
   const giveUp = job.attempts >= MAX_ATTEMPTS
   await db
     .update(servicingJob)
@@ -79,20 +79,6 @@ export async function retryServicingJob(db: Db, job: Job, error: unknown, now: D
       lastError: errorSummary(error).slice(0, 500),
     })
     .where(eq(servicingJob.id, job.id))
-}
-
-/** Finishes several jobs in one statement (the batched receipts: batch-posting.ts). */
-export async function finishServicingJobs(db: Db, jobs: Job[], now: Date) {
-  if (!jobs.length) return
-  await db
-    .update(servicingJob)
-    .set({ doneAt: now, lockedUntil: null })
-    .where(
-      inArray(
-        servicingJob.id,
-        jobs.map((j) => j.id),
-      ),
-    )
 }
 
 // ---------------------------------------------------------------------------------------------------------
