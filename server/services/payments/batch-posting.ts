@@ -14,8 +14,8 @@
  * already exists) goes to the single path, `receivePaid`, unchanged, after the batch: the batched path writes
  * exactly the rows that path writes, in one transaction instead of several.
  *
- * Concurrency: one batch runs at a time per database in a process; it holds at most one event per client (a
- * second one for the same client waits for the next batch, so one loan's payments keep their order) and takes
+ * Concurrency: one batch at a time per server process on PGlite, two on PostgreSQL; a client has at most one
+ * event in flight (a second one waits for the next batch, so one loan's payments keep their order). A batch takes
  * the journey locks, then the loan locks, in id order: the single path takes one client's journey lock then its
  * loan's, so neither several processes nor the two paths can deadlock. The payment insert is unique on
  * (provider, providerPaymentId) as before: a payment another process recorded meanwhile aborts the batch, whose
@@ -71,7 +71,6 @@ interface Waiting {
   event: GatewayEvent
   clientId: number
   resolve: (outcome: BatchOutcome) => void
-  reject: (error: unknown) => void
 }
 
 /** A posting worked out in TypeScript, to be written with the batch's statements. */
@@ -118,42 +117,76 @@ export function postPaidInBatch(
 
 class Poster {
   private queue: Waiting[] = []
-  private running = false
+  private inFlight = 0
+  /** Clients with an event in a batch being posted: their next event waits for it (one loan's payments in order). */
+  private busy = new Set<number>()
+  private scheduled = false
+  /**
+   * Batches in flight at once: PGlite runs one transaction at a time anyway; on PostgreSQL a second batch fills
+   * the round trips and the commit of the first (their clients are disjoint, and the row locks order the rest).
+   */
+  private readonly limit: number
 
-  constructor(private readonly deps: BatchDeps) {}
+  constructor(private readonly deps: BatchDeps) {
+    this.limit = deps.database.kind === 'postgres' ? 2 : 1
+  }
 
   add(provider: string, event: GatewayEvent, clientId: number) {
-    return new Promise<BatchOutcome>((resolve, reject) => {
-      this.queue.push({ provider, event, clientId, resolve, reject })
-      if (!this.running) void this.drain()
+    return new Promise<BatchOutcome>((resolve) => {
+      this.queue.push({ provider, event, clientId, resolve })
+      this.schedule()
     })
   }
 
-  /** Runs batches while events wait: whatever arrived during a batch forms the next one (group commit). */
-  private async drain() {
-    this.running = true
-    try {
-      while (this.queue.length) {
-        // PGlite answers its queries in microtasks, so a batch never lets the event loop read the requests
-        // waiting on their sockets: without this turn of the loop, HTTP webhooks would form batches of one.
-        await turnOfTheLoop()
-        const batch: Waiting[] = []
-        const rest: Waiting[] = []
-        const clients = new Set<number>()
-        const charges = new Set<string>()
-        for (const item of this.queue) {
-          const charge = `${item.provider}\u0000${item.event.data.paymentId}`
-          if (batch.length < MAX_BATCH && !clients.has(item.clientId) && !charges.has(charge)) {
-            batch.push(item)
-            clients.add(item.clientId)
-            charges.add(charge)
-          } else rest.push(item)
-        }
-        this.queue = rest
-        await this.run(batch)
+  /**
+   * PGlite answers its queries in microtasks, so a batch never lets the event loop read the requests waiting on
+   * their sockets: a batch starts after a turn of the loop, else HTTP webhooks would form batches of one.
+   */
+  private schedule() {
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() =>
+      setImmediate(() => {
+        this.scheduled = false
+        this.pump()
+      }),
+    )
+  }
+
+  /** Starts batches while there is room: whatever arrived during a batch forms the next one (group commit). */
+  private pump() {
+    while (this.inFlight < this.limit && this.queue.length) {
+      const batch: Waiting[] = []
+      const rest: Waiting[] = []
+      const clients = new Set<number>()
+      const charges = new Set<string>()
+      for (const item of this.queue) {
+        const charge = `${item.provider}\u0000${item.event.data.paymentId}`
+        if (
+          batch.length < MAX_BATCH &&
+          !this.busy.has(item.clientId) &&
+          !clients.has(item.clientId) &&
+          !charges.has(charge)
+        ) {
+          batch.push(item)
+          clients.add(item.clientId)
+          charges.add(charge)
+        } else rest.push(item)
       }
-    } finally {
-      this.running = false
+      if (!batch.length) return
+      this.queue = rest
+      this.inFlight++
+      for (const id of clients) this.busy.add(id)
+      void this.run(batch)
+        .catch(() => {
+          // A promise already settled ignores this: only an event the batch left unanswered takes the single path.
+          for (const item of batch) item.resolve('single')
+        })
+        .finally(() => {
+          this.inFlight--
+          for (const id of clients) this.busy.delete(id)
+          if (this.queue.length) this.schedule()
+        })
     }
   }
 
@@ -191,8 +224,6 @@ class Poster {
     for (const p of planned) p.item.resolve('posted')
   }
 }
-
-const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
 
 /** The loan a client's payments go to, as `loanForPayments` chooses it: the open one (oldest), else the newest. */
 function paymentLoan(rows: LoanRow[]): LoanRow | null {
