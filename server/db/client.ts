@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type PGliteOptions, types } from '@electric-sql/pglite'
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres'
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
@@ -122,6 +122,32 @@ function resilientPool(url: string, max: number, connectTimeoutMs: number): pg.P
   return pool
 }
 
+/**
+ * The type parsers drizzle's PGlite driver (0.45) passes with every query: dates, timestamps and intervals stay
+ * text, drizzle maps them. PGlite 0.5 merges per-query parsers into a copy of its ~318-entry table on every query,
+ * which cost 15-30% of the server's CPU in the payments bench. So PGlite gets the same parsers once, at
+ * construction, and `withoutPerQueryParsers` drops drizzle's copies: the result is parsed exactly as before.
+ */
+const identity = (value: string) => value
+const DRIZZLE_PARSERS: NonNullable<PGliteOptions['parsers']> = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+    (oid) => [oid, identity],
+  ),
+)
+
+function withoutPerQueryParsers(client: PGlite): PGlite {
+  const query = client.query.bind(client)
+  client.query = ((text: string, params?: unknown[], options?: { parsers?: Record<number, unknown> }) => {
+    // Only parsers this table already holds are dropped; a caller's own parsers still win.
+    if (options?.parsers && Object.keys(options.parsers).every((oid) => Number(oid) in DRIZZLE_PARSERS)) {
+      const { parsers: _given, ...rest } = options
+      return query(text, params, rest)
+    }
+    return query(text, params, options as never)
+  }) as PGlite['query']
+  return client
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = resilientPool(options.url, options.max ?? 10, options.connectTimeoutMs ?? 5000)
@@ -138,10 +164,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const release = options.kind === 'pglite' ? lockDataDir(options.dataDir) : () => {}
   try {
-    const client =
+    const client = withoutPerQueryParsers(
       options.kind === 'pglite'
-        ? await PGlite.create(join(options.dataDir, 'pglite'))
-        : await PGlite.create(options.image ? { loadDataDir: options.image } : {})
+        ? await PGlite.create(join(options.dataDir, 'pglite'), { parsers: DRIZZLE_PARSERS })
+        : await PGlite.create({
+            parsers: DRIZZLE_PARSERS,
+            ...(options.image ? { loadDataDir: options.image } : {}),
+          }),
+    )
     await migratePglite(drizzlePglite(client), { migrationsFolder })
     const db = drizzlePglite(client, { schema }) as unknown as Db
     let closed = false

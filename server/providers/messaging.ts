@@ -5,6 +5,7 @@
  * whichever provider is configured.
  */
 import type { Logger } from 'pino'
+import { type BulkColumn, insertRows } from '../db/bulk'
 import type { DbOrTx } from '../db/client'
 import { outboxMessage } from '../db/schema-identity'
 import { maskRecipient as maskContact } from '../log/mask'
@@ -25,6 +26,11 @@ export interface MessagingProvider {
   readonly channels?: Readonly<Record<OutgoingMessage['channel'], string>>
   /** Delivers, or throws (a real provider: MessageNotSentError, a 503 the caller may pass on). */
   send(db: DbOrTx, message: OutgoingMessage): Promise<void>
+  /**
+   * Delivers several at once, all or none (the sandbox: one outbox insert). Optional: a caller without it sends
+   * one by one. The batched payment receipts use it (server/services/payments/batch-posting.ts).
+   */
+  sendMany?(db: DbOrTx, messages: OutgoingMessage[]): Promise<void>
 }
 
 /**
@@ -37,14 +43,19 @@ export function maskRecipient(recipient: string): string {
   return `${'*'.repeat(Math.max(0, recipient.length - 4))}${recipient.slice(-4)}`
 }
 
+const OUTBOX_COLUMNS: BulkColumn[] = [
+  ['channel', 'text'],
+  ['recipient', 'text'],
+  ['subject', 'text'],
+  ['body', 'text'],
+  ['purpose', 'text'],
+  ['provider', 'text'],
+  ['status', 'text'],
+]
+
 export function createSandboxMessaging(logger: Logger, printToConsole = true): MessagingProvider {
-  return {
-    name: 'sandbox',
-    channels: { sms: 'sandbox', email: 'sandbox' },
-    async send(db, { secret: _secret, ...message }) {
-      await db
-        .insert(outboxMessage)
-        .values({ ...message, subject: message.subject ?? null, provider: 'sandbox', status: 'delivered' })
+  const stored = (messages: OutgoingMessage[]) => {
+    for (const message of messages) {
       // The structured log never holds the body (it may carry a code); it says where to read it.
       logger.info(
         { channel: message.channel, purpose: message.purpose, to: maskContact(message.recipient) },
@@ -55,6 +66,26 @@ export function createSandboxMessaging(logger: Logger, printToConsole = true): M
           `\n[sandbox ${message.channel}] to ${maskContact(message.recipient)}: ${message.body}\n\n`,
         )
       }
+    }
+  }
+  const row = ({ secret: _secret, ...message }: OutgoingMessage) => ({
+    ...message,
+    subject: message.subject ?? null,
+    provider: 'sandbox',
+    status: 'delivered',
+  })
+  return {
+    name: 'sandbox',
+    channels: { sms: 'sandbox', email: 'sandbox' },
+    async send(db, message) {
+      await db.insert(outboxMessage).values(row(message))
+      stored([message])
+    },
+    async sendMany(db, messages) {
+      if (!messages.length) return
+      // One parameter for all (server/db/bulk.ts): a receipt batch is dozens of messages.
+      await insertRows(db, 'outbox_message', OUTBOX_COLUMNS, messages.map(row))
+      stored(messages)
     },
   }
 }

@@ -28,6 +28,7 @@ import {
   type SandboxPaymentInput,
   sendSandboxPayment as sendPayment,
 } from '../../providers/payment-gateway-sandbox'
+import { postPaidInBatch } from './batch-posting'
 import { afterPosting, receivePayment } from './posting'
 
 /** Receipts (afterPosting) may use any provider: the whole set. */
@@ -71,7 +72,9 @@ export async function receiveWebhook(
   const event = parseEvent(rawBody)
   const outcome =
     event.type === 'payment.paid'
-      ? await receivePaid(deps, provider, event)
+      ? (await postPaidInBatch(deps, provider, event)) === 'posted'
+        ? 'posted'
+        : await receivePaid(deps, provider, event)
       : await recordClosed(deps, provider, event)
   deps.logger.info(
     { provider, eventId: event.id, chargeId: event.data.paymentId, type: event.type, outcome },
