@@ -33,11 +33,14 @@ import {
   chooseRollover as chooseRolloverCall,
   createRolloverApplication,
   downloadAmendmentDocument,
+  getPaymentSchedule,
   signRolloverDocument,
 } from '../../domain/contract/servicing'
 import {
   type AmendmentDocument,
   amendmentDocumentSchema,
+  type PaymentSchedule,
+  paymentScheduleSchema,
   type Rollover,
   type RolloverApplication,
   rolloverApplicationSchema,
@@ -55,6 +58,8 @@ import { useApi, useAuthActor } from './app-context'
 export const servicingKeys = {
   activeLoan: ['loan', 'active'] as const,
   payments: ['loan', 'payments'] as const,
+  /** Under the active loan's key, so asking for the loan again (without `exact`) asks for this too. */
+  paymentSchedule: ['loan', 'active', 'payment-schedule'] as const,
   statement: (loanId: number) => ['loan', loanId, 'statement'] as const,
   /** An extension's application as last answered (choosing, asking for it, signing). */
   rolloverApplication: (loanId: number, rolloverId: number) =>
@@ -99,6 +104,16 @@ export async function fetchStatement(
 export function downloadStatement(api: ApiClient, loanId: number): Promise<Blob> {
   // The call answers a Blob for a binary contract; defineContract does not keep `answer: 'binary'` in the type yet.
   return api.call(downloadLoanStatement, { params: { id: String(loanId) } }) as unknown as Promise<Blob>
+}
+
+const scheduleAnswer = v.nullable(paymentScheduleSchema)
+
+/** The payment schedule in force (its instalments and what to pay now), or null when the loan is on its terms. */
+export async function fetchPaymentSchedule(
+  api: ApiClient,
+  options: CallOptions = {},
+): Promise<PaymentSchedule | null> {
+  return v.parse(scheduleAnswer, await api.call(getPaymentSchedule, {}, options))
 }
 
 export interface IntentionRequest {
@@ -251,6 +266,17 @@ export function useStatement(loanId: number | null | undefined) {
     queryFn: ({ signal }) => fetchStatement(api, loanId as number, signal),
     enabled: typeof loanId === 'number',
     staleTime: 0,
+  })
+}
+
+/** The schedule in force; `enabled` when the loan is on one (`plan === 'scheduled'`). */
+export function usePaymentSchedule(enabled: boolean) {
+  const api = useApi()
+  return useQuery({
+    queryKey: servicingKeys.paymentSchedule,
+    queryFn: ({ signal }) => fetchPaymentSchedule(api, { signal }),
+    staleTime: 0,
+    enabled,
   })
 }
 

@@ -14,7 +14,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import type { PaymentSchedule, Rollover } from '../../../domain/contract/servicing-answers'
 import { formatPhp } from '../../../domain/money'
@@ -248,7 +248,6 @@ function Schedule({
   singleLink: boolean
   t: ScheduleTexts
 }) {
-  const hintId = useId()
   const toPayNow = formatPhp(schedule.toPayNow.amount)
   const c = t.columns
   return (
@@ -261,22 +260,11 @@ function Schedule({
         ]}
       />
       {singleLink || schedule.toPayNow.amount <= 0 ? null : (
-        <>
-          <p className="button-row">
-            {/* The repayment page takes no purpose yet: another amount, with what to pay now to type. */}
-            <Link
-              to="/profile/repayment"
-              search={{ amount: 'custom' }}
-              className="button button--primary"
-              aria-describedby={hintId}
-            >
-              {fmt(t.pay, { amount: toPayNow })}
-            </Link>
-          </p>
-          <p id={hintId} className="muted">
-            {fmt(t.payHint, { amount: toPayNow })}
-          </p>
-        </>
+        <p className="button-row">
+          <Link to="/profile/repayment" search={{ purpose: 'instalment' }} className="button button--primary">
+            {fmt(t.pay, { amount: toPayNow })}
+          </Link>
+        </p>
       )}
       <ScrollTable
         label={t.tableLabel}

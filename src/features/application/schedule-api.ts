@@ -8,7 +8,7 @@ import { type QueryClient, useQuery } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { fromPromise } from 'xstate'
 import { codeSentSchema } from '../../../domain/contract/identity-answers'
-import { getPaymentSchedule, getScheduleOffer, submitScheduleOffer } from '../../../domain/contract/servicing'
+import { getScheduleOffer, submitScheduleOffer } from '../../../domain/contract/servicing'
 import {
   type AmendmentDocument,
   amendmentDocumentSchema,
@@ -19,23 +19,13 @@ import {
 } from '../../../domain/contract/servicing-answers'
 import type { CodeSent } from '../../../machines/code-request.machine'
 import type { AcceptInput } from '../../../machines/schedule-offer.machine'
-import type { ApiClient, CallOptions } from '../../api/client'
+import type { ApiClient } from '../../api/client'
 import { useApi } from '../../app/app-context'
-import { servicingKeys } from '../../app/servicing'
+import { fetchPaymentSchedule, servicingKeys } from '../../app/servicing'
 
 export const scheduleKeys = {
   /** Under the active loan's key, so asking for the loan again (without `exact`) asks for this too. */
-  schedule: [...servicingKeys.activeLoan, 'payment-schedule'] as const,
-}
-
-const scheduleAnswer = v.nullable(paymentScheduleSchema)
-
-/** The schedule in force, or null when the loan is on its contract terms. */
-export async function fetchPaymentSchedule(
-  api: ApiClient,
-  options: CallOptions = {},
-): Promise<PaymentSchedule | null> {
-  return v.parse(scheduleAnswer, await api.call(getPaymentSchedule, {}, options))
+  schedule: servicingKeys.paymentSchedule,
 }
 
 /** A special offer as it would be agreed today: its instalments, interest, decision and documents. */

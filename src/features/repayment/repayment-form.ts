@@ -1,7 +1,8 @@
 /**
  * The repayment form's rules (issue 16 item 7, /profile/repayment), one valibot schema for the form and the
  * payment intention's body: Pay in full (today's payoff, purpose full_repayment) or another amount in pesos,
- * sent as centavos (purpose custom_amount), at least PHP 1 and at most what the client owes today (a larger
+ * sent as centavos (purpose custom_amount), or, on a payment schedule, what to pay now (purpose instalment, its
+ * amount filled by the server), at least PHP 1 and at most what the client owes today (a larger
  * payment is not refused by the channels, but the form does not invite one: to pay everything, Pay in full);
  * and a channel of the reference data. Errors are message keys (`repay.repayment.errors`).
  */
@@ -13,7 +14,8 @@ import type { IntentionRequest } from '../../app/servicing'
 /** PHP 1, in centavos: the smallest payment the form takes. */
 export const MIN_PAYMENT_CENTAVOS = 100
 
-export type AmountChoice = 'full' | 'custom'
+/** `now`: what to pay now of a payment schedule (purpose instalment; the server fills the amount). */
+export type AmountChoice = 'full' | 'custom' | 'now'
 
 export interface RepaymentFormValues {
   what: AmountChoice
@@ -43,7 +45,7 @@ const custom = (input: Checked) => input.what === 'custom'
 export function repaymentSchema(payoff: number) {
   return v.pipe(
     v.object({
-      what: v.picklist(['full', 'custom'], 'error-required'),
+      what: v.picklist(['full', 'custom', 'now'], 'error-required'),
       amount: v.string(),
       channel: v.picklist(paymentChannelCodes, 'error-channel-required'),
     }),
@@ -89,7 +91,13 @@ export function repaymentSchema(payoff: number) {
       (input): IntentionRequest =>
         input.what === 'full'
           ? { purpose: 'full_repayment', channel: input.channel }
-          : { purpose: 'custom_amount', amount: centavosOf(input.amount) as number, channel: input.channel },
+          : input.what === 'now'
+            ? { purpose: 'instalment', channel: input.channel }
+            : {
+                purpose: 'custom_amount',
+                amount: centavosOf(input.amount) as number,
+                channel: input.channel,
+              },
     ),
   )
 }

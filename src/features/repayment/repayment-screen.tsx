@@ -1,7 +1,7 @@
 /**
  * /profile/repayment (issue 16 item 7): the logged-in client's way to pay. The loan's number, payment reference
  * and today's amount due; a form (repayment-form.ts) choosing Pay in full (the payoff, which holds until 11:59 PM
- * Manila) or another amount, and a channel; sent as a payment intention (POST /private/client/payment-intention),
+ * Manila), another amount or, on a payment schedule, what to pay now (purpose instalment), and a channel; sent as a payment intention (POST /private/client/payment-intention),
  * whose answer is shown: the channel's steps with the reference, amount and virtual account filled in, and for an
  * e-wallet the link to the gateway's checkout page.
  *
@@ -18,21 +18,36 @@ import type { PaymentIntention } from '../../../domain/contract/payments'
 import { formatPhp } from '../../../domain/money'
 import { channelOf, type PaymentChannelKind, paymentChannels } from '../../../domain/payments/channels'
 import { PaymentWatch } from '../../app/payment-watch'
-import { type IntentionRequest, useActiveLoan, useCreateIntention } from '../../app/servicing'
+import {
+  type IntentionRequest,
+  useActiveLoan,
+  useCreateIntention,
+  usePaymentSchedule,
+} from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'
 import { FieldError, type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
 import { applyServerErrors } from '../../ui/forms/violations'
 import { NumberedSteps } from '../../ui/layout/page'
-import { type RepaymentFormValues, repaymentFields, repaymentSchema } from './repayment-form'
+import {
+  type AmountChoice,
+  type RepaymentFormValues,
+  repaymentFields,
+  repaymentSchema,
+} from './repayment-form'
 
 type RepaymentTexts = ReturnType<typeof useMessages>['repay']['repayment']
 
-/** `customAmount`: start on another amount (`?amount=custom`); `pollMs`: the payment watch's interval (tests). */
+/**
+ * `customAmount`: start on another amount (`?amount=custom`); `instalment`: start on what to pay now
+ * (`?purpose=instalment`, which a scheduled loan does anyway); `pollMs`: the payment watch's interval (tests).
+ */
 export function RepaymentScreen({
   customAmount = false,
+  instalment = false,
   pollMs,
 }: {
   customAmount?: boolean
+  instalment?: boolean
   pollMs?: number
 }) {
   const m = useMessages()
@@ -65,7 +80,7 @@ export function RepaymentScreen({
       ) : loan ? (
         <>
           <LoanSummary loan={loan} texts={r} />
-          <Repayment loan={loan} customAmount={customAmount} />
+          <Repayment loan={loan} customAmount={customAmount} instalment={instalment} />
         </>
       ) : (
         <>
@@ -104,13 +119,30 @@ function LoanSummary({ loan, texts: r }: { loan: ActiveLoan; texts: RepaymentTex
 }
 
 /** The form, then the intention it made; "Choose another amount or channel" comes back to the form. */
-function Repayment({ loan, customAmount }: { loan: ActiveLoan; customAmount: boolean }) {
+function Repayment({
+  loan,
+  customAmount,
+  instalment,
+}: {
+  loan: ActiveLoan
+  customAmount: boolean
+  instalment: boolean
+}) {
+  const m = useMessages()
   const create = useCreateIntention()
+  const scheduled = loan.plan === 'scheduled'
+  const schedule = usePaymentSchedule(scheduled)
   if (create.data) return <IntentionInstructions intention={create.data} onAgain={() => create.reset()} />
+  // The form's first choice depends on the schedule: wait for it (a failed answer leaves the other two choices).
+  if (scheduled && schedule.isPending) return <p role="status">{m.application.loadingData}</p>
+  const toPayNow = schedule.data && schedule.data.toPayNow.amount > 0 ? schedule.data.toPayNow.amount : null
+  const start =
+    customAmount && !instalment ? 'custom' : toPayNow !== null ? 'now' : customAmount ? 'custom' : 'full'
   return (
     <RepaymentForm
       payoff={loan.amountDue.amount}
-      customAmount={customAmount}
+      toPayNow={toPayNow}
+      start={start}
       pending={create.isPending}
       submit={(body, failed) => create.mutate(body, { onError: failed })}
     />
@@ -121,12 +153,15 @@ const kinds: PaymentChannelKind[] = ['bank', 'ewallet', 'payment-center']
 
 function RepaymentForm({
   payoff,
-  customAmount,
+  toPayNow,
+  start,
   pending,
   submit,
 }: {
   payoff: number
-  customAmount: boolean
+  /** What to pay now of the schedule in force (centavos), or null when the loan is on no schedule. */
+  toPayNow: number | null
+  start: AmountChoice
   pending: boolean
   submit: (body: IntentionRequest, failed: (error: unknown) => void) => void
 }) {
@@ -149,7 +184,7 @@ function RepaymentForm({
     formState: { errors },
   } = useForm<RepaymentFormValues, unknown, IntentionRequest>({
     resolver,
-    defaultValues: { what: customAmount ? 'custom' : 'full', amount: '', channel: '' },
+    defaultValues: { what: start, amount: '', channel: '' },
   })
   const what = useWatch({ control, name: 'what' })
   const [formError, setFormError] = useState<FieldErrorView | null>(null)
@@ -161,8 +196,8 @@ function RepaymentForm({
   }
   // "Pay another amount" on My loan: the amount field is where the client starts.
   useEffect(() => {
-    if (customAmount) setFocus('amount')
-  }, [customAmount, setFocus])
+    if (start === 'custom') setFocus('amount')
+  }, [start, setFocus])
   const onSubmit = handleSubmit((body) => {
     setFormError(null)
     submit(body, (error) =>
@@ -175,6 +210,12 @@ function RepaymentForm({
       <fieldset className="field field--choices">
         <legend className="field__label">{m.howMuch}</legend>
         <div className="choices choices--stacked">
+          {toPayNow !== null ? (
+            <label className="choice">
+              <input type="radio" value="now" {...register('what')} />
+              <span>{fmt(m.now, { amount: formatPhp(toPayNow) })}</span>
+            </label>
+          ) : null}
           <label className="choice">
             <input type="radio" value="full" {...register('what')} />
             <span>{fmt(m.full, { amount: max })}</span>
@@ -185,6 +226,7 @@ function RepaymentForm({
           </label>
         </div>
         {what === 'full' ? <p className="field__hint">{m.fullHint}</p> : null}
+        {what === 'now' ? <p className="field__hint">{m.nowHint}</p> : null}
       </fieldset>
       {what === 'custom' ? (
         <TextField

@@ -11,5 +11,8 @@ export const Route = createFileRoute('/profile/repayment')({
 })
 
 function Page() {
-  return <RepaymentScreen customAmount={Route.useSearch().amount === 'custom'} />
+  const search = Route.useSearch()
+  return (
+    <RepaymentScreen customAmount={search.amount === 'custom'} instalment={search.purpose === 'instalment'} />
+  )
 }

@@ -554,8 +554,7 @@ describe('<MyLoanScreen> on a payment schedule', () => {
     expect(figure('to-pay-now')).toBe('₱2 782.50')
     expect(figure('schedule-type')).toBe('Monthly instalments')
     const pay = screen.getByRole('link', { name: 'Pay ₱2 782.50 now' })
-    expect(pay.getAttribute('href')).toBe('/profile/repayment?amount=custom')
-    expect(screen.getByText('On the payment page, enter ₱2 782.50 as the amount.')).toBeTruthy()
+    expect(pay.getAttribute('href')).toBe('/profile/repayment?purpose=instalment')
     // On a schedule there are no extensions to choose nor offers to accept.
     expect(screen.queryByRole('region', { name: 'Extend your due date' })).toBeNull()
   })

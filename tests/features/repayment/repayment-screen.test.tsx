@@ -15,6 +15,9 @@ import { RepaymentScreen } from '../../../src/features/repayment/repayment-scree
 import { validateRepaymentSearch } from '../../../src/features/repayment/search'
 import { type FakeCall, routedApi } from '../../support/fake-api'
 import { activeLoan, Harness, INTENTION, LOAN, PAYMENTS, pageOf, paymentOf } from './harness'
+import { scheduleInForce } from './schedule-fixtures'
+
+const SCHEDULE = 'GET /private/client/loan/active/payment-schedule'
 
 vi.mock('@tanstack/react-router', () => ({
   Link: ({ to, children, className }: { to: string; children: ReactNode; className?: string }) => (
@@ -33,7 +36,9 @@ afterEach(() => {
 function intentionFor({ body }: FakeCall) {
   const { purpose, amount, channel } = body as { purpose: string; amount?: number; channel: 'gcash' }
   const chosen = channelOf(channel)
-  const total = purpose === 'full_repayment' ? 525_000 : (amount as number)
+  // The server fills an instalment's amount with what to pay now (schedule-fixtures: ₱2 782.50).
+  const total =
+    purpose === 'full_repayment' ? 525_000 : purpose === 'instalment' ? 278_250 : (amount as number)
   return {
     id: 77,
     purpose,
@@ -62,12 +67,16 @@ function renderPage({
   payments = [] as unknown[],
   intention = intentionFor as (call: FakeCall) => unknown,
   customAmount = false,
+  instalment = false,
+  schedule = null as unknown,
   pollMs,
 }: {
   loan?: unknown
   payments?: unknown[]
   intention?: (call: FakeCall) => unknown
   customAmount?: boolean
+  instalment?: boolean
+  schedule?: unknown
   pollMs?: number
 } = {}) {
   const state = { loan, payments }
@@ -75,10 +84,11 @@ function renderPage({
     [LOAN]: () => state.loan,
     [PAYMENTS]: () => pageOf(state.payments),
     [INTENTION]: intention,
+    [SCHEDULE]: () => schedule,
   })
   render(
     <Harness api={fake.api}>
-      <RepaymentScreen customAmount={customAmount} pollMs={pollMs} />
+      <RepaymentScreen customAmount={customAmount} instalment={instalment} pollMs={pollMs} />
     </Harness>,
   )
   const intentions = () => fake.calls.filter((c) => c.method === 'POST').map((c) => c.body)
@@ -188,6 +198,38 @@ describe('<RepaymentScreen>', () => {
     await waitFor(() => expect(document.activeElement).toBe(amount))
   })
 
+  it('a loan on a schedule: what to pay now is offered and chosen; its intention names no amount', async () => {
+    const { intentions, calls } = renderPage({
+      loan: activeLoan({ plan: 'scheduled' }),
+      schedule: scheduleInForce(),
+    })
+    const now = (await screen.findByRole('radio', { name: 'What to pay now: ₱2 782.50' })) as HTMLInputElement
+    expect(now.checked).toBe(true)
+    // Pay in full and another amount stay available.
+    expect(screen.getByRole('radio', { name: 'Pay in full: ₱5 250.00' })).toBeTruthy()
+    expect(screen.getByRole('radio', { name: 'Another amount' })).toBeTruthy()
+    expect(screen.queryByLabelText('Amount in pesos')).toBeNull()
+    fireEvent.click(screen.getByRole('radio', { name: 'GCash' }))
+    submit()
+    await screen.findByRole('heading', { name: 'Pay ₱2 782.50 with GCash' })
+    expect(intentions()).toEqual([{ purpose: 'instalment', channel: 'gcash' }])
+    expect(screen.getByRole('link', { name: 'Continue to GCash' })).toBeTruthy()
+    expect(calls.some((c) => `${c.method} ${c.path}` === SCHEDULE)).toBe(true)
+  })
+
+  it('"Pay … now" on My loan (?purpose=instalment) starts on what to pay now', async () => {
+    renderPage({ loan: activeLoan({ plan: 'scheduled' }), schedule: scheduleInForce(), instalment: true })
+    const now = (await screen.findByRole('radio', { name: 'What to pay now: ₱2 782.50' })) as HTMLInputElement
+    expect(now.checked).toBe(true)
+  })
+
+  it('a loan on its contract terms: no schedule asked for, no third choice', async () => {
+    const { calls } = renderPage()
+    await screen.findByRole('radio', { name: 'Pay in full: ₱5 250.00' })
+    expect(screen.queryByRole('radio', { name: /What to pay now/ })).toBeNull()
+    expect(calls.some((c) => `${c.method} ${c.path}` === SCHEDULE)).toBe(false)
+  })
+
   it("a server violation lands on its field; another refusal is the form's error", async () => {
     let refusal: ApiError = new ApiError(422, '/web/x', 'validationError', 'Invalid', [
       { propertyPath: 'amount', message: 'The amount is too large.' },
@@ -270,5 +312,11 @@ describe('the repayment schema', () => {
     expect(validateRepaymentSearch({ amount: 'custom' })).toEqual({ amount: 'custom' })
     expect(validateRepaymentSearch({ amount: 'all' })).toEqual({})
     expect(validateRepaymentSearch({})).toEqual({})
+    expect(validateRepaymentSearch({ purpose: 'instalment' })).toEqual({ purpose: 'instalment' })
+    expect(validateRepaymentSearch({ purpose: 'instalment', amount: 'custom' })).toEqual({
+      amount: 'custom',
+      purpose: 'instalment',
+    })
+    expect(validateRepaymentSearch({ purpose: 'extension_fee' })).toEqual({})
   })
 })
