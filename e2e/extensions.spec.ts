@@ -7,7 +7,8 @@
  *   SMS code (read from the outbox), pay the fee through the sandbox e-wallet checkout; the flow ends with the new
  *   due date, and My loan shows it and the fee in the statement;
  * - accepts a semi-monthly payment schedule from My loan once the client's clock is 2 days before the due date,
- *   signs it with the code, and pays the first instalment: My loan shows it paid and the next one to pay.
+ *   signs it with the code, and pays the first instalment (My loan's "Pay … now", the repayment page's "What to
+ *   pay now", the sandbox GCash checkout): My loan shows it paid and the next one to pay.
  *
  * At 360 px; the new screens are checked with axe on the way.
  */
@@ -200,12 +201,24 @@ test('accepts a semi-monthly payment schedule near the due date and pays its fir
   }
   expect(toPayNow.amount).toBe(payments[0]!.amount.amount)
 
-  // The first instalment arrives at a payment centre (the sandbox gateway's signed webhook).
-  const paid = await request.post('/web/private/back-office/sandbox/payments', {
-    headers: { authorization: `Bearer ${admin}` },
-    data: { reference: loan.paymentReference, amount: toPayNow.amount, channel: 'seven_eleven' },
-  })
-  expect(paid.status(), await paid.text()).toBe(200)
+  // The first instalment, from My loan's "Pay … now": the repayment page starts on what to pay now; GCash.
+  await page.getByRole('link', { name: /^Pay ₱[\d ]+\.\d{2} now$/ }).click()
+  await expect(page).toHaveURL(/\/profile\/repayment\?purpose=instalment$/)
+  await expect(page.getByRole('radio', { name: /^What to pay now: / })).toBeChecked()
+  await page.getByRole('radio', { name: 'GCash' }).check()
+  const intention = page.waitForResponse(
+    (r) => r.url().endsWith('/web/private/client/payment-intention') && r.request().method() === 'POST',
+  )
+  await page.getByRole('button', { name: 'Show me how to pay' }).click()
+  const sent = await intention
+  expect(sent.request().postDataJSON()).toEqual({ purpose: 'instalment', channel: 'gcash' })
+  expect(((await sent.json()).data as { amount: number }).amount).toBe(toPayNow.amount)
+  await page.getByRole('link', { name: 'Continue to GCash' }).click()
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/chg_[A-Za-z0-9]+$/)
+  await page.getByRole('button', { name: 'Pay', exact: true }).click()
+  await expect(page.getByText(/Payment successful/)).toBeVisible()
+  await page.getByRole('link', { name: 'Back to Hiram' }).click()
+  await expect(page).toHaveURL(/\/profile\/my-loan$/)
   await expect(table.getByRole('row').nth(1)).toContainText('Paid', { timeout: 30_000 })
   await expect(table.getByRole('row').nth(2)).toContainText('To pay')
 })
