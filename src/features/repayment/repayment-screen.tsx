@@ -11,12 +11,10 @@
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import type { PaymentIntention } from '../../../domain/contract/payments'
 import { formatPhp } from '../../../domain/money'
-import { channelOf, type PaymentChannelKind, paymentChannels } from '../../../domain/payments/channels'
 import { PaymentWatch } from '../../app/payment-watch'
 import {
   type IntentionRequest,
@@ -25,9 +23,10 @@ import {
   usePaymentSchedule,
 } from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'
-import { FieldError, type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
+import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
 import { applyServerErrors } from '../../ui/forms/violations'
-import { NumberedSteps } from '../../ui/layout/page'
+import { ChannelChoices } from '../../ui/payments/channel-choices'
+import { PaymentInstructions } from '../../ui/payments/payment-instructions'
 import {
   type AmountChoice,
   type RepaymentFormValues,
@@ -132,7 +131,7 @@ function Repayment({
   const create = useCreateIntention()
   const scheduled = loan.plan === 'scheduled'
   const schedule = usePaymentSchedule(scheduled)
-  if (create.data) return <IntentionInstructions intention={create.data} onAgain={() => create.reset()} />
+  if (create.data) return <PaymentInstructions intention={create.data} onAgain={() => create.reset()} />
   // The form's first choice depends on the schedule: wait for it (a failed answer leaves the other two choices).
   if (scheduled && schedule.isPending) return <p role="status">{m.application.loadingData}</p>
   const toPayNow = schedule.data && schedule.data.toPayNow.amount > 0 ? schedule.data.toPayNow.amount : null
@@ -148,8 +147,6 @@ function Repayment({
     />
   )
 }
-
-const kinds: PaymentChannelKind[] = ['bank', 'ewallet', 'payment-center']
 
 function RepaymentForm({
   payoff,
@@ -238,33 +235,7 @@ function RepaymentForm({
           {...register('amount')}
         />
       ) : null}
-      <fieldset
-        className={`field field--choices${channelError ? ' field--invalid' : ''}`}
-        aria-describedby={channelError ? 'repayment-channel-error' : undefined}
-      >
-        <legend className="field__label">{m.channel}</legend>
-        {kinds.map((kind) => (
-          <fieldset key={kind} className="field field--choices">
-            <legend className="field__hint">{m.channelKinds[kind]}</legend>
-            <div className="choices">
-              {paymentChannels
-                .filter((channel) => channel.kind === kind)
-                .map((channel) => (
-                  <label key={channel.code} className="choice">
-                    <input
-                      type="radio"
-                      value={channel.code}
-                      aria-invalid={channelError ? true : undefined}
-                      {...register('channel')}
-                    />
-                    <span>{channel.name}</span>
-                  </label>
-                ))}
-            </div>
-          </fieldset>
-        ))}
-        <FieldError id="repayment-channel-error" error={channelError} />
-      </fieldset>
+      <ChannelChoices error={channelError} {...register('channel')} />
       <FormError error={formError} />
       <p className="button-row">
         <button type="submit" className="button button--primary" disabled={pending}>
@@ -272,67 +243,5 @@ function RepaymentForm({
         </button>
       </p>
     </form>
-  )
-}
-
-/** The payment intention's answer: what to pay, where, and how; for an e-wallet, the gateway's checkout. */
-function IntentionInstructions({ intention, onAgain }: { intention: PaymentIntention; onAgain: () => void }) {
-  const m = useMessages().repay.repayment.instructions
-  const channel = intention.channel ? channelOf(intention.channel) : null
-  const name = intention.instructions?.name ?? channel?.name ?? ''
-  const amount = formatPhp(intention.amount)
-  const heading = useRef<HTMLHeadingElement>(null)
-  // The form the client sent is gone: its answer takes the focus, so a screen reader reads it.
-  useEffect(() => heading.current?.focus(), [])
-  const rows: [string, string, string | null][] = [
-    ['amount', m.amount, amount],
-    ['payment-reference', m.reference, intention.reference],
-    [
-      'virtual-account',
-      m.virtualAccount,
-      intention.channel === 'bank_transfer' ? intention.virtualAccount : null,
-    ],
-    ['channel', m.channel, name || null],
-  ]
-  return (
-    <section className="card stack" aria-labelledby="intention-title" data-intention={intention.id}>
-      <h2 id="intention-title" className="card__title card__title--lg" tabIndex={-1} ref={heading}>
-        {fmt(m.title, { amount, name })}
-      </h2>
-      <dl className="details-list" aria-label={m.label}>
-        {rows.map(([key, label, value]) =>
-          value ? (
-            <div key={key} className="details-list__row" data-figure={key}>
-              <dt>{label}</dt>
-              <dd className={key === 'amount' || key === 'channel' ? undefined : 'mono'}>{value}</dd>
-            </div>
-          ) : null,
-        )}
-      </dl>
-      {intention.purpose === 'full_repayment' ? <p className="muted">{m.holds}</p> : null}
-      {intention.checkoutUrl ? (
-        <>
-          <p className="button-row">
-            <a href={intention.checkoutUrl} className="button button--primary" data-checkout>
-              {fmt(m.continue, { name })}
-            </a>
-          </p>
-          <p className="muted">{fmt(m.checkoutNote, { name })}</p>
-        </>
-      ) : null}
-      {intention.instructions ? (
-        <>
-          <h3 className="section__title">{m.stepsTitle}</h3>
-          <NumberedSteps steps={intention.instructions.steps} />
-          <p className="muted">{fmt(m.posting, { posting: intention.instructions.posting })}</p>
-        </>
-      ) : null}
-      <p role="status">{m.watching}</p>
-      <p className="button-row">
-        <button type="button" className="button button--ghost" onClick={onAgain}>
-          {m.again}
-        </button>
-      </p>
-    </section>
   )
 }
