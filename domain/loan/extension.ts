@@ -21,7 +21,7 @@ import {
 } from '../pricing/caps'
 import type { PricingConfig } from '../pricing/config'
 import { addDays, daysBetween } from '../pricing/manila-date'
-import type { LoanLeaf } from './loan-lifecycle.machine'
+import { isOnTerms, isScheduled, type LoanLeaf } from './loan-lifecycle.machine'
 import { type ExtensionType, extensionTypes, type ServicingConfig } from './servicing-config'
 
 export { type ExtensionType, extensionTypes } from './servicing-config'
@@ -113,10 +113,10 @@ export function extensionQuote(
   const dueDays = daysBetween(facts.today, facts.dueDate)
   const refuse = (code: ExtensionRefusal, message: string) => ({ code, message })
   let refusal: ExtensionQuote['refusal'] = null
-  if (facts.leaf !== 'active.on_terms')
+  if (!isOnTerms(facts.leaf))
     refusal = refuse(
       'notOnTerms',
-      facts.leaf === 'active.scheduled' || facts.leaf === 'on_hold.scheduled'
+      isScheduled(facts.leaf) || facts.leaf === 'on_hold.scheduled'
         ? 'A loan on a payment schedule cannot be extended.'
         : facts.leaf.startsWith('on_hold')
           ? 'The loan is on hold; it cannot be extended now.'

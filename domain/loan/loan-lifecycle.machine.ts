@@ -120,6 +120,25 @@ export const loanEventDefinitions = {
     calls: reversalCalls,
     sentBy: ['back-office'],
   },
+  /** The daily servicing run: the due date (on terms) or an instalment's (on a schedule) passed unpaid. */
+  OVERDUE: { label: 'Marking the loan overdue', calls: [], sentBy: ['job'] },
+  /**
+   * Nothing is past due any more: the overdue instalments were paid (the posting, or the daily run), or the due
+   * date moved past today. A paid extension or an agreed schedule clears the standing by its own event.
+   */
+  CAUGHT_UP: { label: 'Catching up on an overdue loan', calls: paymentCalls, sentBy: [...paymentSenders] },
+  /** The back office sells the overdue debt to a collection agency (one loan or a batch). */
+  DEBT_SOLD: {
+    label: 'Selling the debt',
+    calls: ['POST /web/private/back-office/debt-sales'],
+    sentBy: ['back-office'],
+  },
+  /** The back office writes the outstanding off as a loss, with a reason. */
+  WRITTEN_OFF: {
+    label: 'Writing the loan off',
+    calls: ['POST /web/private/back-office/loan/{id}/write-off'],
+    sentBy: ['back-office'],
+  },
 } as const satisfies Record<string, LoanEventDefinition>
 
 export type LoanEventType = keyof typeof loanEventDefinitions
@@ -132,7 +151,7 @@ interface LoanNodeConfig {
   type?: 'final'
   initial?: string
   states?: Record<string, LoanNodeConfig>
-  /** Targets: a sibling's name, or `#loanLifecycle.<state>.<plan>` across the tree. */
+  /** Targets: a sibling's name, or `#loanLifecycle.<state>.<plan>[.<standing>]` across the tree. */
   on?: Partial<Record<LoanEventType, string>>
 }
 
@@ -144,13 +163,54 @@ interface LoanNodeConfig {
 export const loanPlans = ['on_terms', 'scheduled'] as const
 export type LoanPlan = (typeof loanPlans)[number]
 
+/**
+ * Whether an active loan is paid as agreed (issue 18): `overdue` when its due date has passed unpaid (on terms)
+ * or an instalment's has (on a schedule), spec section 4, Overdue. The status stays 4 (active). The daily
+ * servicing run marks it (OVERDUE) and clears it (CAUGHT_UP); a paid extension or an agreed schedule clears it too.
+ * A loan on hold has no standing: the hold stops accrual and reminders, and the run marks it again after the release.
+ */
+export const loanStandings = ['current', 'overdue'] as const
+export type LoanStanding = (typeof loanStandings)[number]
+
 const onTermsLabel = 'On its contract terms'
 const scheduledLabel = 'On a payment schedule'
+const active = loanStatusCode.active
+
+/** The standing children of an active plan; `self` is the plan's own name, for the self-transitions. */
+function standings(plan: LoanPlan) {
+  const onTerms = plan === 'on_terms'
+  const paid = {
+    PAYMENT_POSTED: 'current',
+    PAYMENT_REVERSED: 'current',
+  } as const
+  return {
+    current: {
+      description: onTerms
+        ? 'Before or on the due date. The daily run sends OVERDUE the day after it, unpaid.'
+        : 'No instalment is past its due date unpaid. The daily run sends OVERDUE when one is.',
+      meta: { status: active, label: 'Paid as agreed' },
+      on: { ...paid, OVERDUE: 'overdue' },
+    },
+    overdue: {
+      description: onTerms
+        ? 'The due date has passed unpaid: penalties accrue after the grace days (capped), reminders and collection follow. A paid extension (within its grace window) or an agreed schedule makes it current again; the back office may sell or write off the debt.'
+        : 'An instalment is past its due date unpaid: penalties accrue on the overdue instalments after the grace days. Paying them makes it current (CAUGHT_UP by the posting or the daily run).',
+      meta: { status: active, label: 'Overdue' },
+      on: {
+        PAYMENT_POSTED: 'overdue',
+        PAYMENT_REVERSED: 'overdue',
+        CAUGHT_UP: 'current',
+        DEBT_SOLD: '#loanLifecycle.sold_debt',
+        WRITTEN_OFF: '#loanLifecycle.write_off',
+      },
+    },
+  } satisfies Record<LoanStanding, LoanNodeConfig>
+}
 
 /**
  * The states, in the order a loan usually meets them. The state union derives from the keys. A partial
- * payment, a reversal that changes nothing and a paid extension are self-transitions of the plan they arrive
- * in (on the plan, not on `active`, so they never reset the plan to its initial one).
+ * payment, a reversal that changes nothing and a paid extension are self-transitions of the leaf they arrive
+ * in (never of `active`, so they never reset the plan or the standing to the initial one).
  */
 const states = {
   draft: {
@@ -167,37 +227,35 @@ const states = {
   active: {
     description:
       'The money is out and owed: payments and reversals post here, the one that brings the outstanding to 0 repays the loan.',
-    meta: { status: loanStatusCode.active, label: 'Active' },
+    meta: { status: active, label: 'Active' },
     initial: 'on_terms',
     states: {
       on_terms: {
         description:
           'One due date. A paid extension fee moves it by the extension term (EXTENDED); a signed special offer puts the loan on a schedule.',
-        meta: { status: loanStatusCode.active, label: onTermsLabel },
+        meta: { status: active, label: onTermsLabel },
+        initial: 'current',
+        states: standings('on_terms'),
         on: {
-          PAYMENT_POSTED: 'on_terms',
-          PAYMENT_REVERSED: 'on_terms',
-          EXTENDED: 'on_terms',
-          SCHEDULE_AGREED: 'scheduled',
+          EXTENDED: '#loanLifecycle.active.on_terms.current',
+          SCHEDULE_AGREED: '#loanLifecycle.active.scheduled.current',
           HOLD: '#loanLifecycle.on_hold.on_terms',
         },
       },
       scheduled: {
         description:
           'What was owed is split into instalments: payments go to the oldest unpaid one first; no extension and no additional loan.',
-        meta: { status: loanStatusCode.active, label: scheduledLabel },
-        on: {
-          PAYMENT_POSTED: 'scheduled',
-          PAYMENT_REVERSED: 'scheduled',
-          HOLD: '#loanLifecycle.on_hold.scheduled',
-        },
+        meta: { status: active, label: scheduledLabel },
+        initial: 'current',
+        states: standings('scheduled'),
+        on: { HOLD: '#loanLifecycle.on_hold.scheduled' },
       },
     },
     on: { REPAID: 'paid' },
   },
   on_hold: {
     description:
-      'The back office holds the loan (a dispute, suspected fraud): reminders and accrual stop; payments still post; no extension or schedule starts.',
+      'The back office holds the loan (a dispute, suspected fraud): reminders and accrual stop; payments still post; no extension or schedule starts. A hold that ends in a loss is written off.',
     meta: { status: loanStatusCode.on_hold, label: 'On hold' },
     initial: 'on_terms',
     states: {
@@ -220,7 +278,7 @@ const states = {
         },
       },
     },
-    on: { REPAID: 'paid' },
+    on: { REPAID: 'paid', WRITTEN_OFF: 'write_off' },
   },
   paid: {
     description:
@@ -233,6 +291,18 @@ const states = {
       REOPENED: '#loanLifecycle.active.on_terms',
       REOPENED_ON_SCHEDULE: '#loanLifecycle.active.scheduled',
     },
+  },
+  sold_debt: {
+    description:
+      'The overdue debt was assigned to a collection agency (Civil Code Art. 1624-1635): the agency collects it now and the client is told whom to pay. A payment that still reaches Hiram is recorded and forwarded to the agency (Art. 1626), never lost.',
+    meta: { status: loanStatusCode.sold_debt, label: 'Debt sold' },
+    on: { PAYMENT_POSTED: 'sold_debt', PAYMENT_REVERSED: 'sold_debt' },
+  },
+  write_off: {
+    description:
+      'The outstanding left the books as a loss (ledger entries, with the reason). A later payment is posted as a recovery.',
+    meta: { status: loanStatusCode.write_off, label: 'Written off' },
+    on: { PAYMENT_POSTED: 'write_off', PAYMENT_REVERSED: 'write_off' },
   },
 } as const satisfies Record<string, LoanNodeConfig>
 
@@ -247,15 +317,27 @@ const holdsPlan = (state: LoanState): state is PlanHolder =>
   (planHolders as readonly string[]).includes(state)
 
 /**
- * A leaf of the chart, as the server stores it: a top-level state, or `<state>.<plan>` for the two that hold a
- * plan ('active.scheduled'). `loan.state` keeps the top-level part and `loan.plan` the plan.
+ * A leaf of the chart, as the server stores it: a top-level state; `on_hold.<plan>`; or
+ * `active.<plan>.<standing>` ('active.scheduled.overdue'). `loan.state` keeps the top-level part, `loan.plan`
+ * the plan and `loan.standing` the standing.
  */
-export type LoanLeaf = Exclude<LoanState, PlanHolder> | `${PlanHolder}.${LoanPlan}`
-export const loanLeaves: LoanLeaf[] = loanStates.flatMap((state) =>
-  holdsPlan(state) ? loanPlans.map((plan) => `${state}.${plan}` as LoanLeaf) : [state as LoanLeaf],
-)
+export type LoanLeaf =
+  | Exclude<LoanState, PlanHolder>
+  | `on_hold.${LoanPlan}`
+  | `active.${LoanPlan}.${LoanStanding}`
+export const loanLeaves: LoanLeaf[] = loanStates.flatMap((state): LoanLeaf[] => {
+  if (state === 'active')
+    return loanPlans.flatMap((plan) => loanStandings.map((s) => `active.${plan}.${s}` as LoanLeaf))
+  if (state === 'on_hold') return loanPlans.map((plan) => `on_hold.${plan}` as LoanLeaf)
+  return [state as LoanLeaf]
+})
 
-export function leafOf(state: LoanState, plan: LoanPlan | null | undefined): LoanLeaf {
+export function leafOf(
+  state: LoanState,
+  plan: LoanPlan | null | undefined,
+  standing: LoanStanding | null | undefined = 'current',
+): LoanLeaf {
+  if (state === 'active') return `active.${plan ?? 'on_terms'}.${standing ?? 'current'}`
   return holdsPlan(state) ? `${state}.${plan ?? 'on_terms'}` : (state as LoanLeaf)
 }
 export function topStateOf(leaf: LoanLeaf): LoanState {
@@ -264,6 +346,16 @@ export function topStateOf(leaf: LoanLeaf): LoanState {
 export function planOf(leaf: LoanLeaf): LoanPlan | null {
   return (leaf.split('.')[1] as LoanPlan | undefined) ?? null
 }
+/** The standing of an active loan's leaf; null for every other state. */
+export function standingOf(leaf: LoanLeaf): LoanStanding | null {
+  return (leaf.split('.')[2] as LoanStanding | undefined) ?? null
+}
+/** Whether the loan is active on its contract terms (either standing). */
+export const isOnTerms = (leaf: LoanLeaf) => leaf.startsWith('active.on_terms')
+/** Whether the loan is active and on a schedule (either standing). */
+export const isScheduled = (leaf: LoanLeaf) => leaf.startsWith('active.scheduled')
+/** Whether the loan is active and overdue (spec section 4, Overdue). */
+export const isOverdueLeaf = (leaf: LoanLeaf) => standingOf(leaf) === 'overdue'
 
 /**
  * The spec's statuses that no transition reaches yet (see the file comment). The type makes these exactly the
@@ -274,10 +366,6 @@ export const unenteredLoanStates = {
   cannot_make_offer: { status: loanStatusCode.cannot_make_offer, label: 'No offer could be made' },
   /** The contract ended early (e.g. by the lender after a breach). */
   terminated: { status: loanStatusCode.terminated, label: 'Terminated' },
-  /** The debt was sold to a collection agency (the client's profile shows the debt-sold page). */
-  sold_debt: { status: loanStatusCode.sold_debt, label: 'Debt sold' },
-  /** The outstanding was written off as a loss. */
-  write_off: { status: loanStatusCode.write_off, label: 'Written off' },
 } as const satisfies Record<Exclude<LoanStatusName, LoanState>, LoanStateMeta>
 
 export type UnenteredLoanState = keyof typeof unenteredLoanStates
@@ -306,6 +394,11 @@ export function isOpenLoanState(state: LoanState): boolean {
   return state === 'active' || state === 'on_hold'
 }
 
+/** A loan that left the lender's hands unpaid: sold to an agency or written off (payments still post to it). */
+export function isDefaultedLoanState(state: LoanState): boolean {
+  return state === 'sold_debt' || state === 'write_off'
+}
+
 /** A loan that was owed and is settled: it counts among the client's closed loans. */
 export function isClosedLoanState(state: LoanState): boolean {
   return state === 'paid'
@@ -325,8 +418,10 @@ export type LoanLifecycleSnapshot = ReturnType<typeof loanLifecycleMachine.resol
  * The model's version, stored with every snapshot. Bump it when a change to the states makes stored snapshots
  * mean something else, and add the step from the previous version to `migratePersistedLoan`.
  * Version 2 (issue 17): the open states hold a plan; a version 1 `active` or `on_hold` was on its terms.
+ * Version 3 (issue 18): an active plan holds a standing; a version 2 `active.<plan>` was current (the daily run
+ * marks it overdue again if it is).
  */
-export const LOAN_MODEL_VERSION = 2 as const
+export const LOAN_MODEL_VERSION = 3 as const
 
 /** What the database keeps: the model's version and the leaf (context is empty). */
 export type PersistedLoan = { version: typeof LOAN_MODEL_VERSION; value: LoanLeaf }
@@ -339,28 +434,37 @@ const isLeaf = (value: unknown): value is LoanLeaf =>
 /**
  * A stored snapshot of any version this code knows, brought to the current one; null for anything else (a
  * hand-edited or future snapshot, or one naming a status this version has no state for, must not be guessed at).
- * Version 1 named top-level states only, and had no schedules: its open states were on their terms.
+ * Version 1 named top-level states only, and had no schedules: its open states were on their terms. Version 2
+ * had no standing: its active loans were current.
  */
 export function migratePersistedLoan(stored: unknown): PersistedLoan | null {
   if (typeof stored !== 'object' || stored === null) return null
   const { version, value } = stored as { version?: unknown; value?: unknown }
   if (version === LOAN_MODEL_VERSION) return isLeaf(value) ? { version, value } : null
-  if (version !== 1 || typeof value !== 'string') return null
-  if (!(loanStates as readonly string[]).includes(value)) return null
-  return { version: LOAN_MODEL_VERSION, value: leafOf(value as LoanState, null) }
+  if (typeof value !== 'string') return null
+  const [state, plan, ...rest] = value.split('.')
+  if (rest.length || !['draft', 'cancelled', 'active', 'on_hold', 'paid'].includes(state!)) return null
+  if (version === 1 && plan === undefined) return { version: LOAN_MODEL_VERSION, value: leafOf(state as LoanState, null) }
+  if (version !== 2) return null
+  if ((plan === undefined) !== !holdsPlan(state as LoanState)) return null
+  if (plan !== undefined && !(loanPlans as readonly string[]).includes(plan)) return null
+  return { version: LOAN_MODEL_VERSION, value: leafOf(state as LoanState, plan as LoanPlan | undefined) }
 }
 
-/** XState's value of a leaf: 'paid', or { active: 'scheduled' }. */
+/** XState's value of a leaf: 'paid', { on_hold: 'scheduled' } or { active: { on_terms: 'overdue' } }. */
 export function stateValueOf(leaf: LoanLeaf) {
-  const plan = planOf(leaf)
-  return plan ? { [topStateOf(leaf)]: plan } : leaf
+  const [state, plan, standing] = leaf.split('.') as [string, string | undefined, string | undefined]
+  if (!plan) return leaf
+  return { [state]: standing ? { [plan]: standing } : plan }
 }
 
 /** The leaf of an XState value of this machine. */
 export function leafOfValue(value: unknown): LoanLeaf {
   if (typeof value === 'string') return value as LoanLeaf
-  const [[state, plan]] = Object.entries(value as Record<string, string>) as [[LoanState, LoanPlan]]
-  return leafOf(state, plan)
+  const [[state, inner]] = Object.entries(value as Record<string, unknown>) as [[LoanState, unknown]]
+  if (typeof inner === 'string') return leafOf(state, inner as LoanPlan)
+  const [[plan, standing]] = Object.entries(inner as Record<string, string>) as [[LoanPlan, LoanStanding]]
+  return leafOf(state, plan, standing)
 }
 
 export function restoreLoan(persisted: PersistedLoan): LoanLifecycleSnapshot {
@@ -383,5 +487,9 @@ export function loanEventsAcceptedAt(leaf: LoanLeaf | LoanState): LoanEventType[
   const top = states[topStateOf(leaf as LoanLeaf)] as LoanNodeConfig
   const plan = planOf(leaf as LoanLeaf) ?? (top.initial as LoanPlan | undefined)
   const child = plan ? top.states?.[plan] : undefined
-  return [...new Set([...Object.keys(child?.on ?? {}), ...Object.keys(top.on ?? {})])] as LoanEventType[]
+  const standing = standingOf(leaf as LoanLeaf) ?? (child?.initial as LoanStanding | undefined)
+  const grandchild = standing ? child?.states?.[standing] : undefined
+  return [
+    ...new Set([grandchild, child, top].flatMap((node) => Object.keys(node?.on ?? {}))),
+  ] as LoanEventType[]
 }

@@ -22,6 +22,7 @@ import { formatPhp, roundHalfUpDiv } from '../money'
 import { NOMINAL_CAP_PPM_PER_DAY, PPM } from '../pricing/caps'
 import { addDays, daysBetween } from '../pricing/manila-date'
 import { type LoanFacts, legalRoom } from './extension'
+import { isOnTerms } from './loan-lifecycle.machine'
 import type { ScheduleType, ServicingConfig } from './servicing-config'
 
 export interface PlannedInstalment {
@@ -69,7 +70,7 @@ export function scheduleEligibility(
     ['schedulesEnabled', config.enabled, 'Payment schedules are not offered at the moment.'],
     [
       'onTerms',
-      facts.leaf === 'active.on_terms',
+      isOnTerms(facts.leaf),
       'Only an active loan on its terms can be put on a schedule.',
     ],
     ['firstSchedule', !facts.hadSchedule, 'This loan has had a payment schedule already.'],

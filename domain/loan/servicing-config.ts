@@ -32,6 +32,21 @@ const scheduleTypeConfig = (what: string) =>
     intervalDays: whole(7, 31, `${what}: days between instalments`),
   })
 
+/**
+ * The legal ceiling of a late-payment penalty: 5% a month of the overdue amount (SEC MC 3 s.2022), as a daily
+ * rate over a 30-day month, rounded down so 30 days of it never pass 5%: 1 666 ppm a day (4.998% in 30 days).
+ */
+export const PENALTY_CAP_PPM_PER_MONTH = 50_000
+export const PENALTY_CAP_PPM_PER_DAY = Math.floor(PENALTY_CAP_PPM_PER_MONTH / 30)
+
+/** The reminder days the configuration may name: up to 30 days before the due date and 90 after it. */
+const reminderDays = (what: string, max: number) =>
+  v.pipe(
+    v.array(whole(1, max, what)),
+    v.maxLength(10, `${what}: at most 10 days.`),
+    v.check((days) => new Set(days).size === days.length, `${what}: each day once.`),
+  )
+
 export const servicingConfigSchema = v.object({
   extensions: v.object({
     /** An extension is offered from this many days before the due date (a 60 means from the payout day on). */
@@ -55,6 +70,26 @@ export const servicingConfigSchema = v.object({
     monthly: scheduleTypeConfig('Monthly'),
     semi_monthly: scheduleTypeConfig('Semi-monthly'),
   }),
+  penalties: v.object({
+    /** Whether late-payment penalties are charged at all. */
+    enabled: v.boolean('Say whether penalties are charged.'),
+    /** Days past due with no penalty (the first penalty is for the day after them). */
+    graceDays: whole(0, 30, 'Grace days before a penalty'),
+    /** The penalty per day on the overdue amount, at most PENALTY_CAP_PPM_PER_DAY (5% a month). */
+    ratePpmPerDay: whole(0, PENALTY_CAP_PPM_PER_DAY, 'Penalty per day (ppm of the overdue amount)'),
+  }),
+  reminders: v.object({
+    /** Whether payment reminders are sent at all. */
+    enabled: v.boolean('Say whether reminders are sent.'),
+    /** Days before the due date a reminder goes out (3 means three days before). */
+    daysBeforeDue: reminderDays('Reminder days before the due date', 30),
+    /** Whether a reminder goes out on the due date itself. */
+    onDueDate: v.boolean('Say whether a reminder goes out on the due date.'),
+    /** Days past due a reminder goes out. */
+    daysAfterDue: reminderDays('Reminder days after the due date', 90),
+    /** The Manila hour reminders are sent at, inside the lawful 6 AM-10 PM window (SEC MC 18 s.2019). */
+    sendHour: whole(6, 21, 'Reminder hour (Manila)'),
+  }),
 })
 export type ServicingConfig = v.InferOutput<typeof servicingConfigSchema>
 
@@ -74,5 +109,13 @@ export const defaultServicingConfig: ServicingConfig = {
     interestPpmPerDay: 1_000,
     monthly: { instalments: 2, intervalDays: 30 },
     semi_monthly: { instalments: 4, intervalDays: 15 },
+  },
+  penalties: { enabled: true, graceDays: 3, ratePpmPerDay: 1_500 },
+  reminders: {
+    enabled: true,
+    daysBeforeDue: [3, 1],
+    onDueDate: true,
+    daysAfterDue: [1, 3, 7, 15, 30],
+    sendHour: 9,
   },
 }

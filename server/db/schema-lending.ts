@@ -218,6 +218,20 @@ export const loan = pgTable(
      * (LOAN_MODEL_VERSION 2). Kept on a paid loan so a reversal reopens it on the plan it was repaid on.
      */
     plan: text('plan').notNull().default('on_terms'),
+    /**
+     * Whether an active loan is paid as agreed (issue 18): current or overdue, the child of `plan` while active
+     * (LOAN_MODEL_VERSION 3); 'current' in every other state. The daily servicing run moves it.
+     */
+    standing: text('standing').notNull().default('current'),
+    /** The first Manila day of the current overdue spell (null while current): days past due count from it. */
+    overdueSince: date('overdue_since', { mode: 'string' }),
+    /**
+     * The last Manila business day the servicing run (server/services/servicing/daily-run.ts) completed for this
+     * loan: interest, schedule interest, standing and penalties are booked through it. A day runs once per loan.
+     */
+    servicedThrough: date('serviced_through', { mode: 'string' }),
+    /** The last Manila day a late-payment penalty was charged for (null: none yet). */
+    penaltyThrough: date('penalty_through', { mode: 'string' }),
     /** The Manila day the money left (interest counts from it); null while a draft. */
     startDate: date('start_date', { mode: 'string' }),
     disbursedAt: ts('disbursed_at'),
@@ -234,5 +248,6 @@ export const loan = pgTable(
   (t) => [
     uniqueIndex('loan_application_uq').on(t.applicationId),
     index('loan_client_idx').on(t.clientId, t.status),
+    index('loan_servicing_idx').on(t.servicedThrough, t.id).where(sql`${t.state} = 'active'`),
   ],
 )

@@ -17,11 +17,13 @@ import {
 } from '../../../domain/loan/ledger'
 import {
   advanceLoan,
+  isDefaultedLoanState,
   isOpenLoanState,
   LOAN_MODEL_VERSION,
   type LoanEvent,
   type LoanLeaf,
   type LoanPlan,
+  type LoanStanding,
   type LoanState,
   leafOf,
   loanEventDefinitions,
@@ -29,6 +31,7 @@ import {
   loanStatusOf,
   migratePersistedLoan,
   planOf,
+  standingOf,
   topStateOf,
 } from '../../../domain/loan/loan-lifecycle.machine'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -49,15 +52,15 @@ export type LoanRow = typeof loan.$inferSelect
 export type LedgerRow = typeof loanLedgerEntry.$inferSelect
 
 /** The loan's leaf in the statechart, from `loan.state` and `loan.plan`. */
-export function leafOfRow(row: Pick<LoanRow, 'state' | 'plan'>): LoanLeaf {
-  const value = leafOf(row.state as LoanState, row.plan as LoanPlan)
+export function leafOfRow(row: Pick<LoanRow, 'state' | 'plan' | 'standing'>): LoanLeaf {
+  const value = leafOf(row.state as LoanState, row.plan as LoanPlan, row.standing as LoanStanding)
   const persisted = migratePersistedLoan({ version: LOAN_MODEL_VERSION, value })
   if (!persisted) throw new Error(`loan.state/plan is not a state of the loan lifecycle`)
   return persisted.value
 }
 
 /** The loan's top-level state (what its status code derives from). */
-export function stateOf(row: Pick<LoanRow, 'state' | 'plan'>): LoanState {
+export function stateOf(row: Pick<LoanRow, 'state' | 'plan' | 'standing'>): LoanState {
   return topStateOf(leafOfRow(row))
 }
 
@@ -98,6 +101,9 @@ export async function moveLoan(
       state: topStateOf(to),
       // A paid loan keeps the plan it was repaid on (REOPENED_ON_SCHEDULE reads it).
       plan: planOf(to) ?? row.plan,
+      standing: standingOf(to) ?? 'current',
+      // The first day of an overdue spell; cleared when the loan is current again (or leaves `active`).
+      overdueSince: standingOf(to) === 'overdue' ? (row.overdueSince ?? set.overdueSince ?? null) : null,
       status: loanStatusOf(to),
       version: row.version + 1,
     })
@@ -300,9 +306,20 @@ export async function loanForPayments(db: DbOrTx, clientId: number): Promise<Loa
   const rows = await db
     .select()
     .from(loan)
-    .where(and(eq(loan.clientId, clientId), inArray(loan.state, ['active', 'on_hold', 'paid'])))
+    .where(
+      and(
+        eq(loan.clientId, clientId),
+        inArray(loan.state, ['active', 'on_hold', 'paid', 'sold_debt', 'write_off']),
+      ),
+    )
     .orderBy(asc(loan.createdAt))
-  return rows.find((r) => isOpenLoanState(stateOf(r))) ?? rows.at(-1) ?? null
+  // A sold or written-off loan still takes payments (forwarded to the agency, or a recovery) before a paid one.
+  return (
+    rows.find((r) => isOpenLoanState(stateOf(r))) ??
+    rows.find((r) => isDefaultedLoanState(stateOf(r))) ??
+    rows.at(-1) ??
+    null
+  )
 }
 
 /**

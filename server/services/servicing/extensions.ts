@@ -23,6 +23,7 @@ import {
   legalRoom,
 } from '../../../domain/loan/extension'
 import { outstandingOf } from '../../../domain/loan/ledger'
+import { isOnTerms } from '../../../domain/loan/loan-lifecycle.machine'
 import { loanNumberOf } from '../../../domain/payments/reference'
 import { addDays } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -230,7 +231,7 @@ function unpaidRefusal(
 ): Rollover['refusal'] {
   if (expired)
     return { code: 'expired', message: `The fee was payable until ${r.payableUntil}; choose again.` }
-  if (facts.leaf !== 'active.on_terms')
+  if (!isOnTerms(facts.leaf))
     return { code: 'notOnTerms', message: 'The loan can no longer be extended.' }
   const breach = extensionCapBreach(r.fee ?? 0, facts.principalOutstanding, r.term ?? 0, room)
   return breach
@@ -574,7 +575,7 @@ export async function signExtension(
       ext.term ?? 0,
       legalRoom(facts),
     )
-    if (breach || facts.leaf !== 'active.on_terms')
+    if (breach || !isOnTerms(facts.leaf))
       throw notAvailable('This extension can no longer be taken; choose again.')
     await tx
       .update(amendmentDocument)
