@@ -29,6 +29,20 @@ export const ledgerKinds = [
   'extension_fee',
   /** A payment schedule's interest for one instalment's period, booked when the period starts (issue 17). */
   'schedule_interest',
+  /**
+   * A late-payment penalty (issue 18), booked by the daily servicing run for the days past due after the grace
+   * days: at most 5% a month of the overdue amount, never past the lifetime cap (domain/loan/penalty.ts).
+   */
+  'penalty',
+  /**
+   * The outstanding of a loan whose debt was sold (issue 18): each part leaves Hiram's books (to 0) when the
+   * receivable is assigned to the collection agency. The price the agency paid is not the client's business.
+   */
+  'debt_sale',
+  /** The outstanding of a loan written off as a loss (issue 18): each part to 0, with the reason in the memo. */
+  'write_off',
+  /** A payment on a written-off loan (issue 18): money recovered after the loss (docs/decisions/0029). */
+  'recovery',
   /** A part of a payment, applied to one part of what is owed. */
   'allocation',
   /** The part of a payment above what was owed: the client's credit. */
@@ -58,10 +72,10 @@ export function balancesOf(lines: readonly LedgerLine[]): Balances {
 }
 
 /**
- * The kinds that charge the client: what the lifetime cap of 100% of principal counts (SEC MC 3 s.2022). A
- * penalty kind joins them when penalties exist (issue 18).
+ * The kinds that charge the client: what the lifetime cap of 100% of principal counts (SEC MC 3 s.2022),
+ * penalties included (issue 18).
  */
-export const chargeKinds = ['interest_accrual', 'fee', 'extension_fee', 'schedule_interest'] as const
+export const chargeKinds = ['interest_accrual', 'fee', 'extension_fee', 'schedule_interest', 'penalty'] as const
 export type ChargeKind = (typeof chargeKinds)[number]
 
 /** What the client still owes: every receivable part. */
