@@ -130,7 +130,7 @@ export async function createLoanFixture(database: Database, count: number, now =
       t as (
         insert into state_transition (machine, subject_id, client_id, model_version, from_state, to_state, event,
                                       call, actor_kind, actor_id, at)
-        select ${loanLifecycleMachine.id}, l.id, l.client_id, ${LOAN_MODEL_VERSION}, 'draft', 'active',
+        select ${loanLifecycleMachine.id}, l.id, l.client_id, ${LOAN_MODEL_VERSION}, 'draft', 'active.on_terms.current',
                'DISBURSED', null, 'job', 'payout:bench-fixture', ${now}
         from l
         returning 1

@@ -131,6 +131,14 @@ export const activeLoanSchema = v.nullable(
     extensions: v.optional(v.object({ taken: v.number(), max: v.number() })),
     /** Payment-schedule special offers made to this loan today (empty when none). */
     specialOffers: v.optional(v.array(scheduleOfferSummarySchema)),
+    /**
+     * Whether the loan is paid as agreed (issue 18; spec section 4, Overdue): 'overdue' once its due date (or an
+     * instalment's) has passed unpaid; `overdueDays` counts the days since (0 while current).
+     */
+    standing: v.optional(v.picklist(['current', 'overdue'])),
+    overdueDays: v.optional(integer),
+    /** The penalty terms in force: grace days and the daily rate (ppm of the overdue amount), for My loan. */
+    penaltyTerms: v.optional(v.object({ graceDays: integer, ratePpmPerDay: integer, enabled: v.boolean() })),
   }),
 )
 export type ActiveLoan = NonNullable<v.InferOutput<typeof activeLoanSchema>>

@@ -180,8 +180,8 @@ describe('extensions and payment schedules API', () => {
       .where(and(eq(stateTransition.machine, 'loanLifecycle'), eq(stateTransition.subjectId, loanId)))
     expect(history.map((h) => h.event)).toContain('EXTENDED')
     expect(history.find((h) => h.event === 'EXTENDED')).toMatchObject({
-      fromState: 'active.on_terms',
-      toState: 'active.on_terms',
+      fromState: 'active.on_terms.current',
+      toState: 'active.on_terms.current',
     })
     // The payment's allocation shows the fee in the history.
     const payments = await get<{ allocation: { fees: number } }[]>(c, '/private/client/payments')

@@ -81,7 +81,7 @@ describe('loan servicing API', () => {
       .where(eq(stateTransition.subjectId, l.id))
     expect(
       history.filter((h) => h.machine === 'loanLifecycle').map((h) => [h.fromState, h.event, h.toState]),
-    ).toEqual([['draft', 'DISBURSED', 'active.on_terms']])
+    ).toEqual([['draft', 'DISBURSED', 'active.on_terms.current']])
   })
 
   it('payment intentions: the payoff until 23:59 Manila, at most the payoff, e-wallet checkout', async () => {

@@ -1,61 +1,68 @@
 /**
- * The servicing day (issue 16, item 2; issue 18 adds overdue marking, penalties and reminders to it): for each
- * Manila business day, every open loan's interest is booked up to that day. A day runs once for the instance
- * (`servicing_day`, claimed by its primary key, so several processes never run it twice), catches up after
- * downtime (accrual is computed to a day, not by a day: running late books the same amounts), and moving the
- * sandbox clock runs every day it skips before answering.
- *
- * Per loan for now, each in its own short transaction under the client's locks; issue 18 turns the run into
- * set-based SQL for 100,000 loans.
+ * The servicing day (issue 16, item 2; issue 18): for each Manila business day, every active loan is run once
+ * by the set-based daily run (server/services/servicing/daily-run.ts: interest, overdue standing, penalties,
+ * expired extension invoices), then the day's reminders are queued. A day runs once for the instance
+ * (`servicing_day`, claimed by its primary key, so several processes never run it twice; each loan's
+ * `serviced_through` makes a loan's day run once even if two runs overlap); after downtime every missed day is
+ * run, in order, exactly once; moving the sandbox clock runs every day it skips before answering.
  */
-import { and, eq } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import { notFound } from '../../../domain/errors'
-import { addDays, manilaDate } from '../../../domain/pricing/manila-date'
+import { addDays, daysBetween, manilaDate } from '../../../domain/pricing/manila-date'
 import { client } from '../../db/schema-identity'
-import { loan } from '../../db/schema-lending'
 import { servicingDay } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { jobActor } from '../journey/journey'
-import { expireExtensionInvoices } from '../servicing/extensions'
+import { runDayForLoans } from '../servicing/daily-run'
+import { servicingTerms } from '../servicing/facts'
 import { addOffset, businessToday, clientScope, INSTANCE_SCOPE, readOffsets, shifted } from './clock'
-import { accrueLocked, loanTransaction } from './loans'
 
 type ServicingDeps = Pick<AppDeps, 'database' | 'logger' | 'now'>
 
-/** Books every open loan's interest (of one client, or all) up to each loan's business today. */
-export async function accrueOpenLoans(deps: ServicingDeps, clientId: number | null, day: string) {
-  const db = deps.database.db
-  const rows = await db
-    .select({ id: loan.id })
-    .from(loan)
-    .where(
-      clientId === null
-        ? eq(loan.state, 'active')
-        : and(eq(loan.state, 'active'), eq(loan.clientId, clientId)),
-    )
-  for (const { id } of rows)
-    await loanTransaction(deps, id, jobActor('servicing', day), deps.now(), async (tx, locked, today) => {
-      await accrueLocked(tx, locked, today, deps.now())
-      // Chosen extensions whose fee was not paid by its last day expire, and their type is offered again.
-      await expireExtensionInvoices(tx, locked, today, deps.now())
-      return { result: null, event: null }
-    })
-  return rows.length
+/** The most missed days a restart catches up (a year): older days than that were an outage to investigate. */
+export const MAX_CATCH_UP_DAYS = 366
+
+/**
+ * Runs one business day (of the instance, or one client's loans): the daily run, then the reminders of the day.
+ * `instanceDay` is the instance's business day; each loan runs to its own (plus its client's offset).
+ */
+export async function runServicingDay(deps: ServicingDeps, instanceDay: string, clientId: number | null) {
+  const { servicing } = await servicingTerms(deps.database.db)
+  const result = await runDayForLoans(
+    deps,
+    instanceDay,
+    clientId,
+    servicing,
+    jobActor('servicing', instanceDay),
+  )
+  deps.logger.info({ event: 'servicing.day', day: instanceDay, clientId, ...result }, 'servicing day run')
+  return result
 }
 
-/** Runs the instance's servicing for its business today, once (another process may have done it already). */
+/**
+ * Runs the instance's servicing days up to its business today, each once (another process may have run some
+ * already): every day after the last one run, in order (a catch-up after downtime), at most MAX_CATCH_UP_DAYS.
+ */
 export async function runServicingDayOnce(deps: ServicingDeps) {
   const db = deps.database.db
   const today = await businessToday(db, null, deps.now())
-  const [claimed] = await db
-    .insert(servicingDay)
-    .values({ day: today, completedAt: deps.now() })
-    .onConflictDoNothing()
-    .returning()
-  if (!claimed) return null
-  const loans = await accrueOpenLoans(deps, null, today)
-  deps.logger.info({ event: 'servicing.day', day: today, loans }, 'servicing day run')
-  return today
+  const [last] = await db.select().from(servicingDay).orderBy(desc(servicingDay.day)).limit(1)
+  if (last && last.day >= today) return null
+  const first = last ? addDays(last.day, 1) : today
+  const missed = Math.min(daysBetween(first, today) + 1, MAX_CATCH_UP_DAYS)
+  let ran: string | null = null
+  for (let d = missed - 1; d >= 0; d--) {
+    const day = addDays(today, -d)
+    const [claimed] = await db
+      .insert(servicingDay)
+      .values({ day, completedAt: deps.now() })
+      .onConflictDoNothing()
+      .returning()
+    if (!claimed) continue
+    await runServicingDay(deps, day, null)
+    ran = day
+  }
+  return ran
 }
 
 export interface ClockMove {
@@ -78,15 +85,17 @@ export async function moveClock(deps: ServicingDeps, move: ClockMove) {
   const before = await businessToday(db, clientId, now)
   if (move.days > 0)
     await addOffset(db, clientId === null ? INSTANCE_SCOPE : clientScope(clientId), move.days, now)
-  // Each skipped day is a servicing day. Interest accrues to a day, not by a day, so one booking up to the last
-  // day equals one per day (domain/loan/ledger.ts `accrue`); the per-day work of issue 18 goes in this loop.
+  // Each skipped day is a servicing day, run in order: a loan becomes overdue, then is charged a penalty, day by
+  // day, exactly as if the days had passed. `before` is the scope's day: the instance's, or the client's (the
+  // run takes instance days and adds the client's own offset, so a client's day d is instance day d - offset).
+  const clientOffset = clientId === null ? 0 : (await readOffsets(db, clientId)).client
   const days = Array.from({ length: move.days }, (_, d) => addDays(before, d + 1))
-  if (clientId === null && days.length)
-    await db
-      .insert(servicingDay)
-      .values(days.map((day) => ({ day, completedAt: now })))
-      .onConflictDoNothing()
-  if (days.length) await accrueOpenLoans(deps, clientId, days.at(-1)!)
+  for (const day of days) {
+    const instanceDay = addDays(day, -clientOffset)
+    if (clientId === null)
+      await db.insert(servicingDay).values({ day, completedAt: now }).onConflictDoNothing()
+    await runServicingDay(deps, instanceDay, clientId)
+  }
   const daysRun = days.length
   const offsets = await readOffsets(db, clientId)
   return {

@@ -9,11 +9,14 @@ import type { PaymentView, Statement } from '../../../domain/contract/payments'
 import { notFound } from '../../../domain/errors'
 import { legalRoom } from '../../../domain/loan/extension'
 import { balancesOf, type LedgerKind, type LedgerPart, outstandingOf } from '../../../domain/loan/ledger'
+import type { LoanPlan } from '../../../domain/loan/loan-lifecycle.machine'
+import { daysPastDue, standingOn } from '../../../domain/loan/penalty'
 import { loanNumberOf, paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/reference'
 import { daysBetween, manilaDate } from '../../../domain/pricing/manila-date'
 import type { DbOrTx } from '../../db/client'
 import { loan } from '../../db/schema-lending'
 import { payment } from '../../db/schema-payments'
+import { paymentSchedule, scheduleInstalment } from '../../db/schema-servicing'
 import { rolloversOf } from '../servicing/extensions'
 import { loanSnapshot, servicingTerms } from '../servicing/facts'
 import { scheduleOffersOf } from '../servicing/schedules'
@@ -90,6 +93,39 @@ export async function activeLoanView(db: DbOrTx, clientId: number, now: Date): P
     legalRoom: { amount: legalRoom(facts) },
     extensions: { taken: facts.extensionsTaken, max: terms.extensions.maxCount },
     specialOffers: await scheduleOffersOf(db, row, today, terms),
+    ...(await standingView(db, row, today)),
+    penaltyTerms: terms.servicing.penalties,
+  }
+}
+
+/**
+ * The loan's standing today, live (domain/loan/penalty.ts `standingOn`): what the daily run will record, so a
+ * payment that cleared the overdue instalments shows at once, before the next run says CAUGHT_UP.
+ */
+async function standingView(db: DbOrTx, row: LoanRow, today: string) {
+  if (row.state !== 'active') return { standing: 'current' as const, overdueDays: 0 }
+  let oldestUnpaidDueDate: string | null = null
+  if (row.plan === 'scheduled') {
+    const [oldest] = await db
+      .select({ due: sql<string | null>`min(${scheduleInstalment.dueDate})::text` })
+      .from(scheduleInstalment)
+      .innerJoin(
+        paymentSchedule,
+        and(eq(paymentSchedule.id, scheduleInstalment.scheduleId), eq(paymentSchedule.status, 'active')),
+      )
+      .where(
+        and(
+          eq(scheduleInstalment.loanId, row.id),
+          sql`${scheduleInstalment.amount} > ${scheduleInstalment.paidAmount}`,
+          sql`${scheduleInstalment.dueDate} < ${today}::date`,
+        ),
+      )
+    oldestUnpaidDueDate = oldest?.due ?? null
+  }
+  const s = standingOn({ plan: row.plan as LoanPlan, dueDate: row.dueDate, oldestUnpaidDueDate, today })
+  return {
+    standing: s.overdue ? ('overdue' as const) : ('current' as const),
+    overdueDays: daysPastDue(s.overdueSince, today),
   }
 }
 
