@@ -75,7 +75,13 @@ export function balancesOf(lines: readonly LedgerLine[]): Balances {
  * The kinds that charge the client: what the lifetime cap of 100% of principal counts (SEC MC 3 s.2022),
  * penalties included (issue 18).
  */
-export const chargeKinds = ['interest_accrual', 'fee', 'extension_fee', 'schedule_interest', 'penalty'] as const
+export const chargeKinds = [
+  'interest_accrual',
+  'fee',
+  'extension_fee',
+  'schedule_interest',
+  'penalty',
+] as const
 export type ChargeKind = (typeof chargeKinds)[number]
 
 /** What the client still owes: every receivable part. */
