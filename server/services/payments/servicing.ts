@@ -6,7 +6,7 @@
  * `serviced_through` makes a loan's day run once even if two runs overlap); after downtime every missed day is
  * run, in order, exactly once; moving the sandbox clock runs every day it skips before answering.
  */
-import { and, desc, eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { notFound } from '../../../domain/errors'
 import { addDays, daysBetween, manilaDate } from '../../../domain/pricing/manila-date'
 import { client } from '../../db/schema-identity'
