@@ -57,6 +57,8 @@ export interface PaymentFilters {
   perPage: number
 }
 
+const maxDate = (a: string | null, b: string) => (a && a > b ? a : b)
+
 export async function paymentsPage(db: DbOrTx, f: PaymentFilters) {
   const where: SQL[] = []
   if (f.from) where.push(gte(payment.receivedAt, manilaDayStart(f.from)))
@@ -182,7 +184,12 @@ export async function loanAction(
       return {
         result: null,
         event: { type: 'RELEASE' as const },
-        set: { heldSince: null, heldDays: locked.heldDays + held },
+        // No penalty for the days on hold (a hold stops accrual, issue 18): penalties resume from today.
+        set: {
+          heldSince: null,
+          heldDays: locked.heldDays + held,
+          penaltyThrough: maxDate(locked.penaltyThrough, addDays(today, -1)),
+        },
       }
     }
     // Only after a failed payout: while one is queued or running, money may be leaving (cancel it at the provider
