@@ -33,7 +33,7 @@ import { expireExtensionInvoices } from './extensions'
 type RunDeps = Pick<AppDeps, 'database' | 'logger' | 'now'>
 
 /** Loans per batch: one lock statement and one compute statement each. */
-export const DAILY_RUN_BATCH = 2_000
+export const DAILY_RUN_BATCH = 5_000
 
 export interface DayRunResult {
   loans: number
@@ -204,11 +204,14 @@ export async function serviceLockedLoans(
   }
 }
 
-/** Locks up to `limit` active loans (of one client, or all) not yet run for their business day. */
-async function lockBatch(tx: Tx, instanceDay: string, clientId: number | null, limit: number) {
+/**
+ * Locks up to `limit` active loans (of one client, or all) not yet run for their business day, with ids above
+ * `after` (keyset: each batch reads on from the last, so a run reads the loans once, not once per batch).
+ */
+async function lockBatch(tx: Tx, instanceDay: string, clientId: number | null, limit: number, after: number) {
   const result = (await tx.execute(sql`
     select loan.id from loan left join clock_offset o on o.scope = 'client:' || loan.client_id
-    where loan.state = 'active'
+    where loan.state = 'active' and loan.id > ${after}
       and (${clientId}::bigint is null or loan.client_id = ${clientId}::bigint)
       and (loan.serviced_through is null
         or loan.serviced_through < ${instanceDay}::date + coalesce(o.offset_days, 0))
@@ -247,22 +250,25 @@ export async function runDayForLoans(
   batch = DAILY_RUN_BATCH,
 ): Promise<DayRunResult> {
   const total = zero()
+  let after = 0
   for (let round = 0; round < 10_000; round++) {
     const now = deps.now()
     const done = await deps.database.db.transaction(async (tx) => {
-      const ids = await lockBatch(tx, instanceDay, clientId, batch)
+      const ids = await lockBatch(tx, instanceDay, clientId, batch, after)
       if (!ids.length) return null
       const result = await serviceLockedLoans(tx, ids, instanceDay, config, actor, now)
       for (const id of await loansWithExpiredInvoices(tx, ids, instanceDay))
         await expireForLoan(tx, id, instanceDay, now)
-      return { result, count: ids.length }
+      return { result, last: ids.at(-1)! }
     })
     if (!done) {
-      // Loans a posting held (skipped) are taken again once it commits; stop when nothing is left at all.
+      // Loans a posting held (skipped) are taken again once it commits, from the start; stop when nothing is left.
       if (!(await pendingLoans(deps.database.db, instanceDay, clientId))) break
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      if (after > 0) after = 0
+      else await new Promise((resolve) => setTimeout(resolve, 20))
       continue
     }
+    after = done.last
     for (const key of Object.keys(total) as (keyof DayRunResult)[]) total[key] += done.result[key]
   }
   return total
