@@ -15,6 +15,7 @@ import type { AppDeps } from '../../deps'
 import { jobActor } from '../journey/journey'
 import { runDayForLoans } from '../servicing/daily-run'
 import { servicingTerms } from '../servicing/facts'
+import { queueReminders } from '../servicing/reminders'
 import { addOffset, businessToday, clientScope, INSTANCE_SCOPE, readOffsets, shifted } from './clock'
 
 type ServicingDeps = Pick<AppDeps, 'database' | 'logger' | 'now'>
@@ -35,8 +36,14 @@ export async function runServicingDay(deps: ServicingDeps, instanceDay: string, 
     servicing,
     jobActor('servicing', instanceDay),
   )
-  deps.logger.info({ event: 'servicing.day', day: instanceDay, clientId, ...result }, 'servicing day run')
-  return result
+  // After the standing is known: the day's reminders (before, on and after the due date) are queued for the
+  // lawful hours (docs/decisions/0028); the servicing worker sends them.
+  const reminders = await queueReminders(deps.database.db, { instanceDay, clientId, now: deps.now() })
+  deps.logger.info(
+    { event: 'servicing.day', day: instanceDay, clientId, ...result, reminders },
+    'servicing day run',
+  )
+  return { ...result, reminders }
 }
 
 /**
