@@ -11,8 +11,8 @@
  * - Each state's metadata (`LoanStateMeta`) carries the spec's loan status code (spec section 4, Status codes)
  *   and a label; `satisfies` makes a state without them a type error. State names are the spec's status names.
  * - Each event's definition (`loanEventDefinitions`) names the calls and jobs that send it.
- * - `unenteredLoanStates`: the spec's statuses no transition reaches yet (cannot make offer, terminated, sold
- *   debt, write off; later issues add them). They carry the same metadata but are not states: coverage does not
+ * - `unenteredLoanStates`: the spec's statuses no transition reaches yet (cannot make offer, terminated: a
+ *   decision without an offer writes no loan, and no call ends a contract early yet). They carry the same metadata but are not states: coverage does not
  *   ask for them and a stored snapshot naming one is refused.
  *
  * Events that keep the state (a partial payment, a reversal that leaves the loan owing what it owed, a refund of
@@ -176,10 +176,10 @@ const onTermsLabel = 'On its contract terms'
 const scheduledLabel = 'On a payment schedule'
 const active = loanStatusCode.active
 
-/** The standing children of an active plan; `self` is the plan's own name, for the self-transitions. */
+/** The standing children of an active plan (`current`, `overdue`), each with its own self-transitions. */
 function standings(plan: LoanPlan) {
   const onTerms = plan === 'on_terms'
-  const paid = {
+  const keepsCurrent = {
     PAYMENT_POSTED: 'current',
     PAYMENT_REVERSED: 'current',
   } as const
@@ -189,7 +189,7 @@ function standings(plan: LoanPlan) {
         ? 'Before or on the due date. The daily run sends OVERDUE the day after it, unpaid.'
         : 'No instalment is past its due date unpaid. The daily run sends OVERDUE when one is.',
       meta: { status: active, label: 'Paid as agreed' },
-      on: { ...paid, OVERDUE: 'overdue' },
+      on: { ...keepsCurrent, OVERDUE: 'overdue' },
     },
     overdue: {
       description: onTerms
@@ -209,8 +209,10 @@ function standings(plan: LoanPlan) {
 
 /**
  * The states, in the order a loan usually meets them. The state union derives from the keys. A partial
- * payment, a reversal that changes nothing and a paid extension are self-transitions of the leaf they arrive
- * in (never of `active`, so they never reset the plan or the standing to the initial one).
+ * payment and a reversal that changes nothing are self-transitions of the leaf they arrive in (never of
+ * `active`, so they never reset the plan or the standing to the initial one). A paid extension is the `on_terms`
+ * plan's own transition, to its `current` standing: it moves the due date past today, so an overdue loan that
+ * is extended is current again.
  */
 const states = {
   draft: {
@@ -444,7 +446,8 @@ export function migratePersistedLoan(stored: unknown): PersistedLoan | null {
   if (typeof value !== 'string') return null
   const [state, plan, ...rest] = value.split('.')
   if (rest.length || !['draft', 'cancelled', 'active', 'on_hold', 'paid'].includes(state!)) return null
-  if (version === 1 && plan === undefined) return { version: LOAN_MODEL_VERSION, value: leafOf(state as LoanState, null) }
+  if (version === 1 && plan === undefined)
+    return { version: LOAN_MODEL_VERSION, value: leafOf(state as LoanState, null) }
   if (version !== 2) return null
   if ((plan === undefined) !== !holdsPlan(state as LoanState)) return null
   if (plan !== undefined && !(loanPlans as readonly string[]).includes(plan)) return null

@@ -6,9 +6,10 @@
  *   (`describeDestination` of its `meta.destination`) and its flow status, a title that tells it from the
  *   browser's flow polling, and a table of the steps the routing knows but the server never enters.
  * - loanLifecycle (domain/loan/loan-lifecycle.machine.ts): each state's spec status code and label (the plans of
- *   an open loan, `on_terms` and `scheduled`, answer their parent's code), the leaves the server stores with the
- *   events each accepts, the events with who sends them and through which calls, and the spec's statuses no
- *   transition reaches yet.
+ *   an open loan, `on_terms` and `scheduled`, and an active plan's standings, `current` and `overdue`, answer
+ *   their top-level state's code), the leaves the server stores with the events each accepts and the loan columns
+ *   they live in, the events with who sends them and through which calls, and the spec's statuses no transition
+ *   reaches yet.
  */
 import { type JourneyStepMeta, unenteredSteps } from '../../domain/journey/client-journey.machine'
 import { describeDestination } from '../../domain/journey/destinations'
@@ -90,8 +91,16 @@ function loanLifecycle(chart: Chart, metaOf: (id: string) => unknown): Chart {
       [
         '## What the server stores',
         '',
-        `A loan's \`state\` and \`plan\` columns name one of these leaves (model version ${LOAN_MODEL_VERSION}; ` +
-          '`advanceLoan` refuses every event not listed, and a call that sends one answers 409).',
+        `Each loan is in one of these leaves (model version ${LOAN_MODEL_VERSION}; \`advanceLoan\` refuses every ` +
+          'event not listed, and a call that sends one answers 409). The loan row splits the leaf: `state` holds ' +
+          'the top-level state (its spec code in `status`), `plan` the plan (`on_terms` or `scheduled`; kept on a ' +
+          'paid loan, so a reversal reopens it on that plan), `standing` the standing (`current` or `overdue`; ' +
+          '`current` outside `active`).',
+        '',
+        'The daily servicing run sends `OVERDUE` and `CAUGHT_UP` and keeps its own dates on the row: ' +
+          '`overdue_since` (the first day of the current overdue spell, null while current), `serviced_through` ' +
+          '(the last day it booked for the loan) and `penalty_through` (the last day a late-payment penalty was ' +
+          'charged for).',
         '',
         '| Leaf | Status | Accepts |',
         '| --- | --- | --- |',
@@ -103,7 +112,7 @@ function loanLifecycle(chart: Chart, metaOf: (id: string) => unknown): Chart {
       [
         '## Statuses no transition reaches yet',
         '',
-        'Spec section 4 names them; later issues (servicing II and III) add their states.',
+        'Spec section 4 names them; no issue has made a state of them yet.',
         '',
         '| State | Status | Meaning |',
         '| --- | --- | --- |',

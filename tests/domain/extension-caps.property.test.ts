@@ -15,7 +15,9 @@
  * - an unavailable quote is never taken, and its refusal is the first of the reasons that really hold (checked
  *   against a reckoning written here apart: a totalCap refusal means fee > legal room, and so on);
  * - the schedule eligibility's rules are what the facts say, and a plan adds up;
- * - every step is an event the lifecycle accepts in the loan's leaf (advanceLoan).
+ * - every step is an event the lifecycle accepts in the loan's leaf (advanceLoan), the daily run's too: a loan on
+ *   its terms past its due date is marked overdue (OVERDUE), and an overdue one is still extended within the grace
+ *   window and put on a schedule (a schedule's own standing, by instalment, is not modelled here).
  *
  * CAPS_RUNS_SCALE=10 for a deeper soak; the default keeps the file at a few seconds.
  */
@@ -41,6 +43,7 @@ import {
 } from '../../domain/loan/ledger'
 import {
   advanceLoan,
+  initialLoan,
   type LoanEventType,
   type LoanLeaf,
   type PersistedLoan,
@@ -278,6 +281,9 @@ const runArb = fc.oneof({ weight: 2, arbitrary: anyRunArb }, { weight: 1, arbitr
 /** Half up, in BigInt: round(owed × bps / 10 000). */
 const feeOf = (owed: number, bps: number) => Number((2n * BigInt(owed) * BigInt(bps) + 10_000n) / 20_000n)
 
+/** The leaves of an active loan on its terms (issue 18: current or overdue), the only ones extended or scheduled. */
+const onTermsLeaves: readonly LoanLeaf[] = ['active.on_terms.current', 'active.on_terms.overdue']
+
 /** Every reason a quote may not be taken, in the order the refusals are documented. */
 function reasonsAgainst(
   facts: LoanFacts,
@@ -289,7 +295,7 @@ function reasonsAgainst(
   const daysLeft = daysBetween(facts.today, facts.dueDate)
   const fee = feeOf(facts.principalOutstanding, option.feeBps)
   const room = Math.max(0, facts.principal - facts.charged - facts.interestToCome)
-  if (facts.leaf !== 'active.on_terms') reasons.push('notOnTerms')
+  if (!onTermsLeaves.includes(facts.leaf)) reasons.push('notOnTerms')
   if (facts.extensionsTaken >= maxCount) reasons.push('maxCount')
   if (daysLeft > window.daysBeforeDue) reasons.push('tooEarly')
   if (-daysLeft > window.graceDaysAfterDue) reasons.push('tooLate')
@@ -330,7 +336,7 @@ function simulate(run: Run) {
     offer.borrowers_advantage_package_fee.amount
   const terms: InterestTerms = { principal: P, interest: offer.interest.amount, term: offer.term }
 
-  let lifecycle: PersistedLoan = { version: 2, value: 'draft' }
+  let lifecycle: PersistedLoan = initialLoan
   const send = (type: LoanEventType) => {
     const next = advanceLoan(lifecycle, { type })
     expect(next, `${lifecycle.value} ${type}`).not.toBeNull()
@@ -349,6 +355,14 @@ function simulate(run: Run) {
   let pending: { type: ExtensionType; fee: number; term: number; lastDay: string } | null = null
   const leaf = () => lifecycle.value as LoanLeaf
   const isOpen = () => leaf().startsWith('active') || leaf().startsWith('on_hold')
+  const isOverdue = () => leaf() === 'active.on_terms.overdue'
+  /** The daily run's standing, on terms: overdue from the day after the due date, current again once it moved. */
+  const dailyRun = () => {
+    if (leaf() === 'active.on_terms.current' && today > dueDate) {
+      send('OVERDUE')
+      count('marked overdue')
+    } else if (isOverdue() && today <= dueDate) send('CAUGHT_UP')
+  }
   const chargedTotal = () =>
     charged.interest + charged.fees + charged.extensionFees + charged.scheduleInterest
 
@@ -392,7 +406,8 @@ function simulate(run: Run) {
       count('extension expired')
       return
     }
-    if (leaf() !== 'active.on_terms') return
+    if (!onTermsLeaves.includes(leaf())) return
+    const wasOverdue = isOverdue()
     const now = facts()
     const owed = now.principalOutstanding
     if (extensionCapBreach(pending.fee, owed, pending.term, legalRoom(now))) {
@@ -413,7 +428,9 @@ function simulate(run: Run) {
     dueDate = addDays(dueDate, pending.term)
     taken++
     send('EXTENDED')
+    expect(leaf(), 'an extension clears the standing').toBe('active.on_terms.current')
     count('extension paid')
+    if (wasOverdue) count('extension paid while overdue')
     if (pending.fee !== feeOf(owed, extensions[pending.type].feeBps))
       count('extension paid at its price after a payment lowered the principal')
     pending = null
@@ -421,6 +438,7 @@ function simulate(run: Run) {
 
   for (const action of run.actions) {
     bookDue()
+    dailyRun()
     switch (action.kind) {
       case 'wait': {
         if (leaf().startsWith('on_hold')) heldDays += action.days
@@ -489,7 +507,7 @@ function simulate(run: Run) {
         const daysLeft = daysBetween(today, dueDate)
         expect(Object.fromEntries(decision.rules.map((r) => [r.rule, r.passed]))).toEqual({
           schedulesEnabled: schedules.enabled,
-          onTerms: leaf() === 'active.on_terms',
+          onTerms: onTermsLeaves.includes(leaf()),
           firstSchedule: plan === null,
           noPendingExtension: !extensionPending,
           nearDueDate: daysLeft <= schedules.daysBeforeDue,
@@ -523,7 +541,9 @@ function simulate(run: Run) {
         expect(made.instalments.reduce((s, i) => s + i.interest, 0)).toBe(made.interest)
         expect(made.total).toBe(outstandingOf(balances) + made.interest)
         plan = made
+        if (isOverdue()) count('schedule agreed while overdue')
         send('SCHEDULE_AGREED')
+        expect(leaf()).toBe('active.scheduled.current')
         count(made.interest < made.interestAtRate ? 'schedule agreed (interest lowered)' : 'schedule agreed')
         bookDue()
         break
@@ -562,6 +582,8 @@ describe('extension and schedule caps over random loan histories', () => {
     // The generators reach the outcomes the properties are about (each is met at least a few times a run).
     for (const outcome of [
       'extension paid',
+      'extension paid while overdue',
+      'marked overdue',
       'refused notOnTerms',
       'refused maxCount',
       'refused tooEarly',

@@ -29,7 +29,7 @@ const window: ServicingConfig['extensions'] = defaultServicingConfig.extensions
 const due = '2026-05-20'
 /** ₱5,000 lent, all of it owed, ₱300 charged so far and ₱200 of interest to come; 3 days before the due date. */
 const facts: LoanFacts = {
-  leaf: 'active.on_terms',
+  leaf: 'active.on_terms.current',
   principal: 5_000_00,
   principalOutstanding: 5_000_00,
   charged: 300_00,
@@ -129,12 +129,15 @@ describe('extensionQuote: an available quote', () => {
 
 describe('extensionQuote: every refusal', () => {
   it.each([
-    ['active.scheduled', 'A loan on a payment schedule cannot be extended.'],
+    ['active.scheduled.current', 'A loan on a payment schedule cannot be extended.'],
+    ['active.scheduled.overdue', 'A loan on a payment schedule cannot be extended.'],
     ['on_hold.scheduled', 'A loan on a payment schedule cannot be extended.'],
     ['on_hold.on_terms', 'The loan is on hold; it cannot be extended now.'],
     ['draft', 'Only an active loan can be extended.'],
     ['cancelled', 'Only an active loan can be extended.'],
     ['paid', 'Only an active loan can be extended.'],
+    ['sold_debt', 'Only an active loan can be extended.'],
+    ['write_off', 'Only an active loan can be extended.'],
   ] as [LoanLeaf, string][])('notOnTerms: %s', (leaf, message) => {
     const q = quote({ leaf })
     expect(q.available).toBe(false)
@@ -183,6 +186,26 @@ describe('extensionQuote: every refusal', () => {
     const noGrace = { ...window, graceDaysAfterDue: 0 }
     expect(refusalOf({ today: due }, 'cheap', pricing, noGrace)).toBeNull()
     expect(refusalOf({ today: addDays(due, 1) }, 'cheap', pricing, noGrace)).toBe('tooLate')
+  })
+
+  it('an overdue loan on its terms is extended within the grace window, at the same price, and refused after it', () => {
+    const overdue = { leaf: 'active.on_terms.overdue' as LoanLeaf }
+    // The day after the due date the daily run marked it overdue; through the 5th day the quote stands.
+    for (const days of [1, 5]) {
+      const q = quote({ ...overdue, today: addDays(due, days) })
+      expect([q.available, q.refusal, q.fee, q.newDueDate], `${days}`).toEqual([
+        true,
+        null,
+        66_50,
+        '2026-05-27',
+      ])
+    }
+    expect(refusalOf({ ...overdue, today: addDays(due, 6) })).toBe('tooLate')
+    expect(
+      extensionQuotes({ ...facts, ...overdue, today: addDays(due, 2) }, pricing, window).map(
+        (q) => q.available,
+      ),
+    ).toEqual([true, true])
   })
 
   it('nothingToExtend: no principal owed, or a fee that rounds to nothing', () => {
@@ -237,14 +260,14 @@ describe('extensionQuote: every refusal', () => {
     }
     const order: [ExtensionRefusal, Partial<LoanFacts>][] = [
       ['notOnTerms', everything],
-      ['maxCount', { ...everything, leaf: 'active.on_terms' }],
-      ['tooLate', { ...everything, leaf: 'active.on_terms', extensionsTaken: 0 }],
-      ['nothingToExtend', { ...everything, leaf: 'active.on_terms', extensionsTaken: 0, today: due }],
+      ['maxCount', { ...everything, leaf: 'active.on_terms.current' }],
+      ['tooLate', { ...everything, leaf: 'active.on_terms.current', extensionsTaken: 0 }],
+      ['nothingToExtend', { ...everything, leaf: 'active.on_terms.current', extensionsTaken: 0, today: due }],
       [
         'totalCap',
         {
           ...everything,
-          leaf: 'active.on_terms',
+          leaf: 'active.on_terms.current',
           extensionsTaken: 0,
           today: due,
           principalOutstanding: 1_000_00,
@@ -258,7 +281,7 @@ describe('extensionQuote: every refusal', () => {
   })
 
   it('an unavailable quote still shows its price and the room, so the client sees why', () => {
-    const q = quote({ leaf: 'active.scheduled' })
+    const q = quote({ leaf: 'active.scheduled.current' })
     expect([q.fee, q.term, q.newDueDate, q.legalRoom]).toEqual([66_50, 7, '2026-05-27', 4_500_00])
   })
 })

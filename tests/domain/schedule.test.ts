@@ -26,7 +26,7 @@ const config: ServicingConfig['schedules'] = defaultServicingConfig.schedules
 
 const due = '2026-05-20'
 const facts: LoanFacts & { extensionPending: boolean; hadSchedule: boolean } = {
-  leaf: 'active.on_terms',
+  leaf: 'active.on_terms.current',
   principal: 5_000_00,
   principalOutstanding: 5_000_00,
   charged: 300_00,
@@ -65,7 +65,7 @@ describe('scheduleEligibility', () => {
     ['schedulesEnabled', {}, { enabled: false }, 'Payment schedules are not offered at the moment.'],
     [
       'onTerms',
-      { leaf: 'active.scheduled' },
+      { leaf: 'active.scheduled.current' },
       {},
       'Only an active loan on its terms can be put on a schedule.',
     ],
@@ -75,7 +75,15 @@ describe('scheduleEligibility', () => {
       {},
       'Only an active loan on its terms can be put on a schedule.',
     ],
+    [
+      'onTerms',
+      { leaf: 'active.scheduled.overdue' },
+      {},
+      'Only an active loan on its terms can be put on a schedule.',
+    ],
     ['onTerms', { leaf: 'paid' }, {}, 'Only an active loan on its terms can be put on a schedule.'],
+    ['onTerms', { leaf: 'sold_debt' }, {}, 'Only an active loan on its terms can be put on a schedule.'],
+    ['onTerms', { leaf: 'write_off' }, {}, 'Only an active loan on its terms can be put on a schedule.'],
     ['firstSchedule', { hadSchedule: true }, {}, 'This loan has had a payment schedule already.'],
     [
       'noPendingExtension',
@@ -112,6 +120,13 @@ describe('scheduleEligibility', () => {
     expect(failed(d)).toEqual([rule])
     expect(d.reason).toBe(reason)
     expect(d.rules.map((r) => r.rule)).toEqual(ruleNames)
+  })
+
+  it('offers one to an overdue loan on its terms too, until daysAfterDue days after the due date', () => {
+    const overdue = { leaf: 'active.on_terms.overdue' as const }
+    expect(decide({ ...overdue, today: addDays(due, 1) }).eligible).toBe(true)
+    expect(decide({ ...overdue, today: addDays(due, 30) }).eligible).toBe(true)
+    expect(failed(decide({ ...overdue, today: addDays(due, 31) }))).toEqual(['notTooLate'])
   })
 
   it('the window and the principal are inclusive at their boundaries', () => {
