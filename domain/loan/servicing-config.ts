@@ -79,7 +79,10 @@ export const servicingConfigSchema = v.object({
     ratePpmPerDay: whole(0, PENALTY_CAP_PPM_PER_DAY, 'Penalty per day (ppm of the overdue amount)'),
   }),
   reminders: v.object({
-    /** Whether payment reminders are sent at all. */
+    /**
+     * Whether payment reminders are sent at all: an SMS and an e-mail to the borrower only, on the days below,
+     * never outside 6 AM-10 PM Manila (domain/loan/reminders.ts; docs/decisions/0028).
+     */
     enabled: v.boolean('Say whether reminders are sent.'),
     /** Days before the due date a reminder goes out (3 means three days before). */
     daysBeforeDue: reminderDays('Reminder days before the due date', 30),

@@ -18,7 +18,8 @@ import type { AppDeps } from '../../deps'
 import { PayoutUnavailableError } from '../../providers/payout'
 import { jobActor } from '../journey/journey'
 import { printedPhp } from '../lending/documents'
-import { RECEIPT_JOB, REFUND_JOB } from './job-kinds'
+import { sendDueReminders } from '../servicing/reminders'
+import { RECEIPT_JOB, REFUND_JOB, REMINDER_JOB } from './job-kinds'
 import { balancesOfLoan, bookEntries, loanTransaction } from './loans'
 import { allocationOf } from './posting'
 import { runServicingDayOnce } from './servicing'
@@ -247,6 +248,9 @@ async function runRefund(deps: JobDeps, job: Job) {
 const runners: Record<string, (deps: JobDeps, job: Job) => Promise<void>> = {
   [RECEIPT_JOB]: sendReceipt,
   [REFUND_JOB]: runRefund,
+  [REMINDER_JOB]: async (deps) => {
+    await sendDueReminders(deps)
+  },
 }
 
 async function runJob(deps: JobDeps, job: Job) {

@@ -17,9 +17,11 @@ import { formatPhp } from '../../../domain/money'
 import { PaymentWatch } from '../../app/payment-watch'
 import { useActiveLoan, useClientSession, useSingleLinkSession } from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'
+import { CollectionContacts } from './collection-contacts'
 import { formatLongDate } from './format'
 import { PaymentHistory, StatementOfAccount } from './loan-history'
 import { LoanPlan } from './loan-plan'
+import { OverdueNotice } from './overdue-notice'
 import { type Figure, Figures, QueryGate, ScreenFrame } from './parts'
 
 type LoanTexts = ReturnType<typeof useMessages>['application']['myLoan']
@@ -85,6 +87,8 @@ export function MyLoanScreen({ pollMs }: { pollMs?: number } = {}) {
                   },
                 ]}
               />
+              <OverdueNotice loan={loan} />
+              <CollectionContacts loan={loan} />
               <h2 className="section__title">{m.parts}</h2>
               <Figures label={m.parts} figures={parts(loan, m)} />
               {loan.credit && loan.credit.amount > 0 ? (
