@@ -10,6 +10,8 @@ export default defineConfig({
     './server/db/schema-affiliate.ts',
     './server/db/schema-payments.ts',
     './server/db/schema-servicing.ts',
+    './server/db/schema-collection.ts',
+    './server/db/schema-debt.ts',
   ],
   out: './server/db/migrations',
 })

@@ -15,6 +15,8 @@ import { DatabaseConnectError } from './errors'
 import { lockDataDir } from './lock'
 import * as referenceSchema from './schema'
 import * as affiliateSchema from './schema-affiliate'
+import * as collectionSchema from './schema-collection'
+import * as debtSchema from './schema-debt'
 import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
 import * as lendingSchema from './schema-lending'
@@ -29,6 +31,8 @@ const schema = {
   ...affiliateSchema,
   ...paymentsSchema,
   ...servicingSchema,
+  ...collectionSchema,
+  ...debtSchema,
 }
 
 export type Schema = typeof schema

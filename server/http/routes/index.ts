@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route'
 import { affiliateRoutes } from './affiliate'
+import { debtRoutes } from './debt'
 import { environmentRoutes } from './environment'
 import { healthRoutes } from './health'
 import { identityRoutes } from './identity'
@@ -32,6 +33,7 @@ export const allRoutes: AnyRoute[] = [
   ...lendingRoutes,
   ...paymentRoutes,
   ...servicingRoutes,
+  ...debtRoutes,
   ...paymentGatewayRoutes,
   ...healthRoutes,
 ]

@@ -36,6 +36,7 @@ import {
 } from '../../../domain/loan/ledger'
 import {
   advanceLoan,
+  isDefaultedLoanState,
   isOpenLoanState,
   LOAN_MODEL_VERSION,
   type LoanLeaf,
@@ -225,10 +226,18 @@ class Poster {
   }
 }
 
-/** The loan a client's payments go to, as `loanForPayments` chooses it: the open one (oldest), else the newest. */
+/**
+ * The loan a client's payments go to, as `loanForPayments` chooses it: the open one (oldest), else a sold or
+ * written-off one (issue 18: forwarded or a recovery, on the single path only), else the newest.
+ */
 function paymentLoan(rows: LoanRow[]): LoanRow | null {
   const sorted = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
-  return sorted.find((r) => isOpenLoanState(stateOf(r))) ?? sorted.at(-1) ?? null
+  return (
+    sorted.find((r) => isOpenLoanState(stateOf(r))) ??
+    sorted.find((r) => isDefaultedLoanState(stateOf(r))) ??
+    sorted.at(-1) ??
+    null
+  )
 }
 
 /**
@@ -251,7 +260,13 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   const loans = await tx
     .select()
     .from(loan)
-    .where(and(inArray(loan.clientId, clientIds), inArray(loan.state, ['active', 'on_hold', 'paid'])))
+    .where(
+      and(
+        inArray(loan.clientId, clientIds),
+        // The states `loanForPayments` chooses among: a sold or written-off loan then takes the single path.
+        inArray(loan.state, ['active', 'on_hold', 'paid', 'sold_debt', 'write_off']),
+      ),
+    )
     .orderBy(asc(loan.id))
     .for('update')
   const byClient = new Map<number, LoanRow[]>()

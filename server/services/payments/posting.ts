@@ -17,7 +17,7 @@ import {
   outstandingOf,
   residueWaiver,
 } from '../../../domain/loan/ledger'
-import { isOpenLoanState } from '../../../domain/loan/loan-lifecycle.machine'
+import { isDefaultedLoanState, isOpenLoanState } from '../../../domain/loan/loan-lifecycle.machine'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import { clientIdOfReference, normaliseReference } from '../../../domain/payments/reference'
 import type { Tx } from '../../db/client'
@@ -30,6 +30,7 @@ import {
 } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { type Actor, jobActor } from '../journey/journey'
+import { assertReversibleAfterDefault, recordForward } from '../servicing/debt-sale'
 import { payExtensionLocked } from '../servicing/extensions'
 import {
   completeSchedule,
@@ -37,6 +38,7 @@ import {
   spreadOverInstalments,
   unspreadInstalments,
 } from '../servicing/schedules'
+import { recoveryEntries } from '../servicing/write-off'
 import { RECEIPT_JOB, REFUND_JOB } from './job-kinds'
 import {
   accrueLocked,
@@ -166,6 +168,7 @@ async function postInTransaction(tx: Tx, locked: LoanRow, today: string, row: Pa
       'loanNotPayable',
       'Nothing can be paid on a loan whose money never left.',
     )
+  if (isDefaultedLoanState(state)) return postToDefaulted(tx, locked, today, row, now)
   const { row: loanRow, balances } = await accrueLocked(tx, locked, today, now)
   // A signed extension's fee is paid first and by itself (issue 17); what is left is allocated as usual.
   const extension = await payExtensionLocked(tx, loanRow, row, outstandingOf(balances), today, now)
@@ -182,20 +185,7 @@ async function postInTransaction(tx: Tx, locked: LoanRow, today: string, row: Pa
   for (const line of waiver) entries.push({ kind: 'residue_waiver', ...line, paymentId })
   await bookEntries(tx, loanRow, entries, today, now)
   const final = balancesOf([...partsOf(after), ...waiver])
-  await tx
-    .update(payment)
-    .set({
-      status: 'posted',
-      loanId: loanRow.id,
-      clientId: loanRow.clientId,
-      postedAt: now,
-      businessDate: today,
-    })
-    .where(eq(payment.id, paymentId))
-  await tx
-    .update(paymentIntention)
-    .set({ status: 'paid' })
-    .where(and(eq(paymentIntention.checkoutId, row.providerPaymentId), eq(paymentIntention.status, 'open')))
+  await markPosted(tx, loanRow, row, today, now)
   await queueJob(tx, RECEIPT_JOB, String(paymentId), now)
   const settles = isOpenLoanState(state) && outstandingOf(final) === 0
   if (isOpenLoanState(state) && loanRow.plan === 'scheduled')
@@ -213,6 +203,41 @@ async function postInTransaction(tx: Tx, locked: LoanRow, today: string, row: Pa
   if (extension)
     return { result: paymentId, event: { type: 'EXTENDED' as const }, set: { dueDate: extension.dueDate } }
   return { result: paymentId, event: { type: 'PAYMENT_POSTED' as const } }
+}
+
+async function markPosted(tx: Tx, loanRow: LoanRow, row: PaymentRow, today: string, now: Date) {
+  await tx
+    .update(payment)
+    .set({
+      status: 'posted',
+      loanId: loanRow.id,
+      clientId: loanRow.clientId,
+      postedAt: now,
+      businessDate: today,
+    })
+    .where(eq(payment.id, row.id))
+  await tx
+    .update(paymentIntention)
+    .set({ status: 'paid' })
+    .where(and(eq(paymentIntention.checkoutId, row.providerPaymentId), eq(paymentIntention.status, 'open')))
+}
+
+/**
+ * A payment on a loan that left Hiram's hands (issue 18; docs/decisions/0029). Sold: the receivable is the
+ * agency's, so the payment touches none of the loan's parts (Hiram's books hold 0) and is recorded as owed to the
+ * agency (Civil Code Art. 1626: the debtor who pays the old creditor is released; the money is passed on).
+ * Written off: a recovery (server/services/servicing/write-off.ts). The payment stays posted to the loan either
+ * way, never lost. No receipt job: its text ("remaining balance", "fully paid") does not fit these loans.
+ */
+async function postToDefaulted(tx: Tx, locked: LoanRow, today: string, row: PaymentRow, now: Date) {
+  if (stateOf(locked) === 'sold_debt') await recordForward(tx, locked, row, now)
+  else {
+    const { entries, credit } = await recoveryEntries(tx, locked.id, row.amount, row.id)
+    await bookEntries(tx, locked, entries, today, now)
+    if (credit > 0) await queueRefund(tx, locked, now)
+  }
+  await markPosted(tx, locked, row, today, now)
+  return { result: row.id, event: { type: 'PAYMENT_POSTED' as const } }
 }
 
 /** Balances as ledger lines, to add entries to them with `balancesOf`. */
@@ -261,6 +286,9 @@ export async function reversePayment(deps: PostingDeps, paymentId: number, userI
         .from(loanLedgerEntry)
         .where(and(eq(loanLedgerEntry.paymentId, paymentId), isNull(loanLedgerEntry.reversesId)))
     ).filter((e) => e.kind !== 'extension_fee')
+    const state = stateOf(locked)
+    // Sold or written off: only a payment posted after it, not yet paid over to the agency (409 otherwise).
+    if (isDefaultedLoanState(state)) await assertReversibleAfterDefault(tx, locked, current)
     const { balances } = await accrueLocked(tx, locked, today, now)
     const creditTaken = originals.filter((e) => e.part === 'credit').reduce((a, e) => a + e.amount, 0)
     if (creditTaken > balances.credit)
@@ -287,9 +315,10 @@ export async function reversePayment(deps: PostingDeps, paymentId: number, userI
       ...partsOf(balances),
       ...originals.map((e) => ({ part: e.part as NewEntry['part'], amount: -e.amount })),
     ])
-    const state = stateOf(locked)
     const applied = -originals.filter((e) => e.kind === 'allocation').reduce((a, e) => a + e.amount, 0)
-    if (locked.plan === 'scheduled') await unspreadInstalments(tx, locked.id, applied)
+    // A sold or written-off loan's schedule ended with it: a recovery's reversal has no instalment to reopen.
+    if (locked.plan === 'scheduled' && !isDefaultedLoanState(state))
+      await unspreadInstalments(tx, locked.id, applied)
     if (state === 'paid' && outstandingOf(after) > 0) {
       const onSchedule = locked.plan === 'scheduled'
       if (onSchedule) await reopenSchedule(tx, locked.id)

@@ -1,11 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useMessages } from '../../i18n/messages'
-import { ComingSoon } from '../../ui/shell/coming-soon'
+import { DebtSoldScreen } from '../../features/application/debt-sold-screen'
+import { loadPageTitle, titleHead } from '../../ui/layout/page-title'
 
 export const Route = createFileRoute('/profile/debt-sold')({
-  component: Page,
+  loader: () => loadPageTitle('profile_debt_sold'),
+  head: titleHead,
+  component: DebtSoldScreen,
 })
-
-function Page() {
-  return <ComingSoon title={useMessages().titles.profile_debt_sold} />
-}

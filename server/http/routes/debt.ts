@@ -1,0 +1,65 @@
+/**
+ * Debt sales and write-offs (issue 18, items 3 and 4): implements domain/contract/debt.ts.
+ * docs/decisions/0029-debt-sale-and-write-off.md.
+ */
+import * as debt from '../../../domain/contract/debt'
+import { loanStateView } from '../../services/payments/back-office'
+import {
+  createAgency,
+  defaultCandidates,
+  forwardsPage,
+  listAgencies,
+  markForwarded,
+  salesPage,
+  sellDebt,
+  soldDebtOf,
+} from '../../services/servicing/debt-sale'
+import { writeOff } from '../../services/servicing/write-off'
+import { ok, okPage } from '../envelope'
+import { clientIdOf, db, deps } from '../request'
+import { type AnyRoute, implement } from '../route'
+
+export const debtRoutes: AnyRoute[] = [
+  implement(debt.listCollectionAgencies, async (c, { query }) => {
+    const { items, total } = await listAgencies(db(c), query.page, query.perPage)
+    return okPage(c, items, { ...query, total })
+  }),
+
+  implement(debt.createCollectionAgency, async (c, { body }) =>
+    ok(c, await createAgency(deps(c), clientIdOf(c), body), 201),
+  ),
+
+  implement(debt.listDefaultCandidates, async (c, { query }) => {
+    const { items, total } = await defaultCandidates(db(c), query.page, query.perPage)
+    return okPage(c, items, { ...query, total })
+  }),
+
+  implement(debt.sellDebt, async (c, { body }) => {
+    const { sold, refused, saleId, agencyId } = await sellDebt(deps(c), clientIdOf(c), body)
+    return ok(c, { saleId, agencyId, sold, refused })
+  }),
+
+  implement(debt.listDebtSales, async (c, { query }) => {
+    const { items, total } = await salesPage(db(c), query.page, query.perPage)
+    return okPage(c, items, { ...query, total })
+  }),
+
+  implement(debt.listDebtForwards, async (c, { query }) => {
+    const { items, total } = await forwardsPage(db(c), query)
+    return okPage(c, items, { ...query, total })
+  }),
+
+  implement(debt.markDebtForwarded, async (c, { params }) =>
+    ok(c, await markForwarded(deps(c), clientIdOf(c), params.id)),
+  ),
+
+  implement(debt.writeOffLoan, async (c, { params, body }) => {
+    const { amount } = await writeOff(deps(c), clientIdOf(c), params.id, body.reason)
+    return ok(c, { ...(await loanStateView(db(c), params.id)), amount })
+  }),
+
+  implement(debt.getSoldDebt, async (c, { query }) => {
+    const { items, total } = await soldDebtOf(db(c), clientIdOf(c), query.page, query.perPage)
+    return okPage(c, items, { ...query, total })
+  }),
+]
