@@ -24,6 +24,7 @@ import { Route as PromoRouteImport } from './routes/promo'
 import { Route as RecoverRouteImport } from './routes/recover'
 import { Route as RegistrationRouteRouteImport } from './routes/registration/route'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
+import { Route as AdminDebtsRouteImport } from './routes/admin/debts'
 import { Route as AdminPaymentsRouteImport } from './routes/admin/payments'
 import { Route as AdminRouterRouteImport } from './routes/admin/router'
 import { Route as AffiliateSleeperOtpRouteImport } from './routes/affiliate/sleeper-otp'
@@ -139,6 +140,11 @@ const RegistrationRouteRoute = RegistrationRouteRouteImport.update({
 const AdminIndexRoute = AdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminDebtsRoute = AdminDebtsRouteImport.update({
+  id: '/debts',
+  path: '/debts',
   getParentRoute: () => AdminRouteRoute,
 } as any)
 const AdminPaymentsRoute = AdminPaymentsRouteImport.update({
@@ -368,6 +374,7 @@ export interface FileRoutesByFullPath {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
@@ -423,6 +430,7 @@ export interface FileRoutesByTo {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
@@ -482,6 +490,7 @@ export interface FileRoutesById {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
@@ -542,6 +551,7 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
     | '/affiliate/sleeper-otp'
@@ -597,6 +607,7 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
     | '/affiliate/sleeper-otp'
@@ -655,6 +666,7 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
     | '/affiliate/sleeper-otp'
@@ -832,6 +844,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AdminIndexRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/debts': {
+      id: '/admin/debts'
+      path: '/debts'
+      fullPath: '/admin/debts'
+      preLoaderRoute: typeof AdminDebtsRouteImport
       parentRoute: typeof AdminRouteRoute
     }
     '/admin/payments': {
@@ -1125,12 +1144,14 @@ declare module '@tanstack/react-router' {
 }
 
 interface AdminRouteRouteChildren {
+  AdminDebtsRoute: typeof AdminDebtsRoute
   AdminPaymentsRoute: typeof AdminPaymentsRoute
   AdminRouterRoute: typeof AdminRouterRoute
   AdminIndexRoute: typeof AdminIndexRoute
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
+  AdminDebtsRoute: AdminDebtsRoute,
   AdminPaymentsRoute: AdminPaymentsRoute,
   AdminRouterRoute: AdminRouterRoute,
   AdminIndexRoute: AdminIndexRoute,

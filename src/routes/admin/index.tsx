@@ -17,7 +17,8 @@ function Page() {
       <h1 id="admin-title">{m.homeTitle}</h1>
       <p className="lead">{m.homeLead}</p>
       <p>
-        <Link to="/admin/payments">{m.paymentsLink}</Link> · <Link to="/admin/router">{m.routerLink}</Link>
+        <Link to="/admin/payments">{m.paymentsLink}</Link> · <Link to="/admin/debts">{m.debtsLink}</Link> ·{' '}
+        <Link to="/admin/router">{m.routerLink}</Link>
       </p>
       <ReviewQueue />
       <Outbox />
