@@ -11,6 +11,7 @@
  * with the server's offer validation; a configured minimum off the grid is refused (ADR 0005, "One grid rule").
  */
 import type { CalculatorConfig } from './calculator-config'
+import { additionalLoanRefusals } from './loan/additional-loan'
 import { clampToGrid as clampGrid } from './pricing/grid'
 
 export const calculatorTabs = ['new', 'repeat'] as const
@@ -204,17 +205,33 @@ export interface AdditionalLoanInput {
   overdue: boolean
   hasActiveRefinancing: boolean
   hasPaymentSchedule: boolean
+  /** Issue 18: the loan is on hold. */
+  onHold?: boolean
+  /** Issue 18: how many loans are open (1 when only `dueDays` is known). */
+  openLoans?: number
+  /** Issue 18: a loan of the client's was sold or written off. */
+  defaulted?: boolean
 }
 
-/** Spec section 4, Additional loan: every condition must hold. */
+/**
+ * Spec section 4, Additional loan: every condition must hold. The rule itself is domain/loan/additional-loan.ts,
+ * the one the server asks too; this is its yes or no for the calculator's inputs.
+ */
 export function isAdditionalLoanAvailable(input: AdditionalLoanInput): boolean {
+  if (input.dueDays === null) return false
   return (
-    input.maxAmount > 0 &&
-    !input.overdue &&
-    input.dueDays !== null &&
-    input.dueDays > 1 &&
-    !input.hasActiveRefinancing &&
-    !input.hasPaymentSchedule
+    additionalLoanRefusals({
+      maxAmount: input.maxAmount,
+      openLoans: input.openLoans ?? 1,
+      loan: {
+        dueDays: input.dueDays,
+        overdue: input.overdue,
+        onHold: input.onHold ?? false,
+        hasPaymentSchedule: input.hasPaymentSchedule,
+      },
+      hasActiveRefinancing: input.hasActiveRefinancing,
+      defaulted: input.defaulted ?? false,
+    }).length === 0
   )
 }
 

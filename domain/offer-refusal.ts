@@ -15,8 +15,10 @@ import { offerRange } from './pricing/ranges'
 export interface ClientOfferFacts {
   /** How the server prices the client: by their history. */
   kind: 'new' | 'repeat'
-  /** What the client may borrow now, centavos (0 while a loan is active). */
+  /** What the client may borrow now, centavos (the limit less the principal owed on open loans). */
   availableAmount: number
+  /** A loan is open: the amount would be an additional loan, whose minimum is minAdditionLoan (issue 18). */
+  additionalLoan?: boolean
 }
 
 const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`
@@ -34,7 +36,7 @@ export function offerRefusal(
   amount: number,
   term: number,
 ): Violation[] {
-  const range = offerRange(calculator, facts.kind)
+  const range = offerRange(calculator, facts.kind, facts.additionalLoan ?? false)
   if (!range) {
     return [{ propertyPath: 'amount', message: 'No loan can be offered to you just now: please contact us.' }]
   }

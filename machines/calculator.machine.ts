@@ -30,7 +30,6 @@ import {
   type IncreaseOfferFacts,
   initialAmountFor,
   initialTermFor,
-  isAdditionalLoanAvailable,
   isTabSelected,
   needsLogin,
   normalizePromoCode,
@@ -43,6 +42,7 @@ import {
   termLimitsFor,
 } from '../domain/calculator-rules'
 import type { OfferRequest } from '../domain/contract/pricing'
+import { additionalLoanRefusals } from '../domain/loan/additional-loan'
 import type { ClientKind, Offer } from '../domain/offer'
 
 export const OFFER_DEBOUNCE_MS = 300
@@ -63,8 +63,20 @@ export interface CalculatorClient {
   /** The limit is set to first: the tabs are hidden and the amount stops at the first-loan limit. */
   limitFirst: boolean
   hasActiveRefinancing: boolean
-  /** The active loan's facts the additional-loan rule needs; null without an active loan. */
-  activeLoan: { dueDays: number; overdue: boolean; hasPaymentSchedule: boolean } | null
+  /**
+   * The active loan's facts the additional-loan rule needs (domain/loan/additional-loan.ts, from GET
+   * /private/client `additionalLoan`); null without an active loan.
+   */
+  activeLoan: {
+    dueDays: number
+    overdue: boolean
+    hasPaymentSchedule: boolean
+    onHold?: boolean
+    /** How many loans are open (1 when not told). */
+    openLoans?: number
+    /** A loan of the client's was sold or written off. */
+    defaulted?: boolean
+  } | null
 }
 
 export const guestClient: CalculatorClient = {
@@ -247,13 +259,17 @@ export function needsLoginIn(context: CalculatorContext): boolean {
 export function additionalLoanAvailableIn(context: CalculatorContext): boolean {
   const { client } = context
   if (!client.loggedIn || !client.activeLoan) return false
-  return isAdditionalLoanAvailable({
-    maxAmount: context.amount.max,
-    dueDays: client.activeLoan.dueDays,
-    overdue: client.activeLoan.overdue,
-    hasActiveRefinancing: client.hasActiveRefinancing,
-    hasPaymentSchedule: client.activeLoan.hasPaymentSchedule,
-  })
+  const { openLoans = 1, defaulted = false, onHold = false, ...loan } = client.activeLoan
+  // The rule itself (domain/loan/additional-loan.ts), the one the server asks: here without its sentences.
+  return (
+    additionalLoanRefusals({
+      maxAmount: context.amount.max,
+      openLoans,
+      loan: { ...loan, onHold },
+      hasActiveRefinancing: client.hasActiveRefinancing,
+      defaulted,
+    }).length === 0
+  )
 }
 
 export function submitDecisionOf(context: CalculatorContext): SubmitDecision {

@@ -3,6 +3,7 @@
  * and a module is bundled whole, so a page that only makes a call does not carry them (ADR 0023).
  */
 import * as v from 'valibot'
+import { additionalLoanFactsSchema } from '../loan/additional-loan'
 /** The Client of spec section 3, as GET /private/client answers it and every call that changes it. */
 export const clientViewSchema = v.object({
   id: v.number(),
@@ -16,13 +17,18 @@ export const clientViewSchema = v.object({
   status: v.number(),
   phoneVerified: v.boolean(),
   emailVerified: v.boolean(),
-  /** Centavos the client may borrow now: the kind's maximum, 0 while a loan is active. */
+  /**
+   * Centavos the client may borrow now: the limit from the repayment history less the principal owed on open
+   * loans (domain/loan/limits.ts, ADR 0030); 0 with two loans open or after a sold or written-off debt.
+   */
   availableLoanAmount: v.object({ amount: v.number() }),
   closedLoansCount: v.number(),
   hasActiveLoan: v.boolean(),
   hasActualApplication: v.boolean(),
   hasActiveRefinancing: v.boolean(),
   soldDebt: v.boolean(),
+  /** What the additional-loan rule needs (domain/loan/additional-loan.ts); the calculator adds its own max. */
+  additionalLoan: v.optional(additionalLoanFactsSchema),
   info: v.object({ mobilePhone: v.object({ number: v.string() }) }),
 })
 export type ClientView = v.InferOutput<typeof clientViewSchema>

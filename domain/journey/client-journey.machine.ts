@@ -202,6 +202,12 @@ export const journeyEventDefinitions = {
     calls: ['POST /web/private/back-office/loan/{id}/cancel'],
     sentBy: ['back-office'],
   },
+  /**
+   * An additional application (issue 18) ended without a new loan (cancelled, rejected) while the client's loan
+   * still runs: back to my loan. The server sends it itself (a job, 'return-to-loan'), right after the cancel or
+   * the rejection.
+   */
+  RETURN_TO_LOAN: { label: 'Back to the running loan', calls: [], sentBy: ['job'] },
   /** A reversal made a paid loan owe again (loan lifecycle REOPENED). */
   LOAN_REOPENED: {
     label: 'A repaid loan was reopened',
@@ -272,13 +278,18 @@ const steps = {
   no_loan_page: {
     description: 'Registration is complete and the client may apply (docs/decisions/0012).',
     meta: active({ when: 'hasClosedLoans', yes: 'noLoan', no: 'apply' }),
-    on: { SAVE_PAYOUT: 'no_loan_page', APPLY: 'application_processing', LOAN_REOPENED: 'loan_page' },
+    on: {
+      SAVE_PAYOUT: 'no_loan_page',
+      APPLY: 'application_processing',
+      LOAN_REOPENED: 'loan_page',
+      RETURN_TO_LOAN: 'loan_page',
+    },
   },
   reject_page: {
     description:
       'Identity verification declined, or an application rejected. APPLY is accepted here only from a client whose registration is complete (a payout account selected), which a declined identity never is.',
     meta: active({ page: 'rejected' }),
-    on: { APPLY: 'application_processing' },
+    on: { APPLY: 'application_processing', RETURN_TO_LOAN: 'loan_page' },
   },
   application_processing: {
     description: 'The decision engine works: GET /flow answers status completed (the loading page).',
@@ -335,9 +346,10 @@ const steps = {
     on: { LOAN_REPAID: 'no_loan_page' },
   },
   loan_page: {
-    description: 'An active loan (my loan). Repaid in full, the loan lifecycle sends LOAN_REPAID.',
+    description:
+      'An active loan (my loan). Repaid in full, the loan lifecycle sends LOAN_REPAID. APPLY: an additional loan, when the additional-loan rule allows it (domain/loan/additional-loan.ts, issue 18).',
     meta: active({ page: 'myLoan' }),
-    on: { LOAN_REPAID: 'no_loan_page' },
+    on: { LOAN_REPAID: 'no_loan_page', APPLY: 'application_processing' },
   },
 } as const satisfies Record<string, JourneyStateConfig>
 

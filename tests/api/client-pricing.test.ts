@@ -1,6 +1,7 @@
 /**
  * The logged-in client's price (issue 3 item 3): first-loan pricing until the first paid loan, repeat pricing
- * after it, and never above the amount the client may borrow now (none while a loan is active).
+ * after it, and never above the amount the client may borrow now (the limit less what a running loan owes:
+ * ADR 0030).
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,7 +27,7 @@ describe('client pricing by borrowing history', () => {
   const guestOffer = async (sequence: 'first' | 'repeated') =>
     (await call<PricedOffer>(t, 'GET', `/public/arithmetic/offer/stl/${sequence}/300000/14`)).body.data
 
-  it('prices a first loan, refuses a new one while a loan is active, and prices a repeat loan once it is paid', async () => {
+  it('prices a first loan, only the rest of the limit while a loan is active, and a repeat loan once it is paid', async () => {
     const c = await readyClient(t, 'Juan')
     const first = await expectStatus(clientOffer(c.token), 200)
     // A new client is priced as a first loan, with the first-loan discount of the configuration.
@@ -39,13 +40,17 @@ describe('client pricing by borrowing history', () => {
     const [active] = await t.database.db.select().from(loan).where(eq(loan.applicationId, app.id))
     expect(active?.status).toBe(LoanStatus.active)
 
-    // One loan at a time: nothing is available while it is active, so no price for a new one.
-    const refused = await clientOffer(c.token)
+    // While it is active, an additional loan may take the rest of the limit (PHP 10,000 less the PHP 5,000 owed).
+    await expectStatus(clientOffer(c.token, '/private/client/arithmetic/offer/stl/500000/14'), 200)
+    const refused = await clientOffer(c.token, '/private/client/arithmetic/offer/stl/600000/14')
     expect(refused.status).toBe(400)
     expect(refused.body.response.violations?.[0]?.propertyPath).toBe('amount')
 
     // Paid: the client is a repeat client, priced like the calculator's repeat tab.
-    await t.database.db.update(loan).set({ status: LoanStatus.paid }).where(eq(loan.id, active!.id))
+    await t.database.db
+      .update(loan)
+      .set({ status: LoanStatus.paid, state: 'paid', closedAt: new Date() })
+      .where(eq(loan.id, active!.id))
     const repeat = await expectStatus(clientOffer(c.token), 200)
     expect(repeat.body.data).toEqual(await guestOffer('repeated'))
   })

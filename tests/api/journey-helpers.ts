@@ -262,6 +262,8 @@ const feasibleAfter: Partial<Record<JourneyEventType, JourneyEventType>> = {
   LOAN_CANCELLED: 'PAYOUT_FAILED',
   // Only a repaid loan can be reopened (its payment reversed).
   LOAN_REOPENED: 'LOAN_REPAID',
+  // Back to a running loan needs one (issue 18: an additional application cancelled or rejected).
+  RETURN_TO_LOAN: 'PAYOUT_SUCCEEDED',
 }
 
 /**
@@ -636,6 +638,11 @@ export const eventSenders: Record<JourneyEventType, (w: Walk) => Promise<unknown
       'back-office',
     )
     w.paymentId = (answer.body.data as { id: number }).id
+  },
+  // The server sends it itself, right after cancelling or rejecting an additional application (issue 18); no
+  // shortest path needs it. tests/api/additional-repeat-loans.test.ts walks it.
+  RETURN_TO_LOAN: async () => {
+    throw new Error('RETURN_TO_LOAN follows a cancelled or rejected additional application; no walk sends it')
   },
   LOAN_REOPENED: async (w) => {
     const token = await adminToken(w.t)

@@ -91,11 +91,13 @@ describe('lending API', () => {
       ['client_status', true],
       ['age', true],
       ['identity_verified', true],
-      ['no_active_loan', true],
+      ['additional_loan', true],
+      ['repayment_history', true],
       ['affordability', true],
     ])
     expect(decision!.inputs).toMatchObject({ amount: 5_000_00, term: 14, monthlyIncome: 28_000_00 })
-    expect(decision!.reasons).toEqual(['sandbox: approve by default'])
+    // Last, how the limit was reached (ADR 0030).
+    expect(decision!.reasons).toEqual(['sandbox: approve by default', 'limit: First-loan limit: ₱10 000.00.'])
 
     // The offer is the pricing engine's for the application's figures: the same as the client's calculator offer.
     const offer = (
@@ -179,7 +181,8 @@ describe('lending API', () => {
       finalClosingDate: `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`,
     })
 
-    // The client now reads as having an active loan and no amount available (one loan at a time).
+    // The client now reads as having an active loan; what is left of the first-loan limit (PHP 10,000 less the
+    // PHP 5,000 owed) is available as an additional loan (ADR 0030).
     const me = await call<{
       hasActiveLoan: boolean
       availableLoanAmount: { amount: number }
@@ -187,7 +190,7 @@ describe('lending API', () => {
     }>(t, 'GET', '/private/client', undefined, { token: c.token })
     expect(me.body.data).toMatchObject({
       hasActiveLoan: true,
-      availableLoanAmount: { amount: 0 },
+      availableLoanAmount: { amount: 5_000_00 },
       hasActualApplication: false,
     })
 
@@ -289,7 +292,10 @@ describe('lending API', () => {
       [appA.id, 14, 'Manual Santos Dela Cruz'],
       [appB.id, 14, 'manual Santos Dela Cruz'],
     ])
-    expect(waiting[0]!.decision?.reasons).toEqual(['sandbox: first name Manual'])
+    expect(waiting[0]!.decision?.reasons).toEqual([
+      'sandbox: first name Manual',
+      'limit: First-loan limit: ₱10 000.00.',
+    ])
     // A client's token is refused: the queue is the back office's.
     expect(
       (await call(t, 'GET', '/private/back-office/review-queue', undefined, { token: a.token })).status,

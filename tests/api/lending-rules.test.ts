@@ -54,7 +54,13 @@ describe('decision rules', () => {
     ['71 years old', { age: 71 }, 'age'],
     ['no birth date', { age: null }, 'age'],
     ['identity declined', { identityVerification: 'declined' }, 'identity_verified'],
-    ['an active loan', { activeLoans: 1 }, 'no_active_loan'],
+    [
+      'an active loan the additional-loan rule refuses',
+      { activeLoans: 1, additionalLoan: true, additionalLoanRefusals: ['Your loan is overdue.'] },
+      'additional_loan',
+    ],
+    ['a frozen limit (a sold or written-off debt)', { limitFrozen: true }, 'repayment_history'],
+    ['an amount above the available one', { amount: 10_100_00 }, 'repayment_history'],
     ['no income declared', { monthlyIncome: null }, 'affordability'],
   ] as const)('rejects: %s', (_name, over, rule) => {
     const verdict = evaluateRules(inputs(over))

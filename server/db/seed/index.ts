@@ -4,6 +4,7 @@
  */
 import { defaultCalculatorConfig } from '../../../domain/calculator-config'
 import { defaultDocumentUploadConfig } from '../../../domain/journey/uploads'
+import { defaultLimitGrowth, LIMITS_CONFIG_KEY } from '../../../domain/loan/limits'
 import { defaultServicingConfig } from '../../../domain/loan/servicing-config'
 import { defaultPricingConfig } from '../../../domain/pricing/config'
 import { seedConfig } from '../../services/config'
@@ -28,6 +29,7 @@ export async function seedReferenceData(db: Db, options: SeedOptions = {}) {
     await seedConfig(tx, 'pricing', defaultPricingConfig)
     await seedConfig(tx, 'document-upload', defaultDocumentUploadConfig)
     await seedConfig(tx, 'servicing', defaultServicingConfig)
+    await seedConfig(tx, LIMITS_CONFIG_KEY, defaultLimitGrowth)
     await tx.insert(promoCode).values(seedPromos).onConflictDoNothing()
     await tx.insert(institution).values(seedInstitutions).onConflictDoNothing()
     await tx.insert(classification).values(classificationRows('en')).onConflictDoNothing()

@@ -16,7 +16,7 @@ import { client, consent } from '../../db/schema-identity'
 import { CAPTCHA_SAFE_SCORE } from '../../providers/captcha'
 import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
-import { hasActiveRefinancing } from '../servicing/schedules'
+import { hasSoldDebt } from '../servicing/debt-sale'
 import { trustedCount } from './devices'
 import { checkPasswordThrottled, type Requester } from './login'
 import { limitPerAddress } from './throttle'
@@ -225,7 +225,7 @@ const hashedId = (id: number) => createHash('sha256').update(`hiram-client-${id}
 
 /** The Client of spec section 3, as the app reads it (GET /private/client). */
 export async function clientView(db: DbOrTx, row: ClientRow, now = new Date()): Promise<ClientView> {
-  const facts = await lendingFacts(db, row.id)
+  const facts = await lendingFacts(db, row.id, now)
   const application = await activeApplication(db, row.id)
   return {
     id: row.id,
@@ -237,14 +237,15 @@ export async function clientView(db: DbOrTx, row: ClientRow, now = new Date()): 
     status: row.status,
     phoneVerified: row.phoneVerifiedAt !== null,
     emailVerified: row.emailVerifiedAt !== null,
-    // From the client's loans (docs/decisions/0012): the kind's maximum, 0 while a loan is active.
+    // The limit from the repayment history less the principal owed on open loans (ADR 0030).
     availableLoanAmount: { amount: facts.availableAmount },
     closedLoansCount: facts.closedLoans,
     hasActiveLoan: facts.activeLoans > 0,
     hasActualApplication: application !== null,
     // A chosen extension waiting for its fee, or a schedule in force (issue 17).
-    hasActiveRefinancing: facts.activeLoans > 0 && (await hasActiveRefinancing(db, row.id, now)),
-    soldDebt: false,
+    hasActiveRefinancing: facts.additional.hasActiveRefinancing,
+    soldDebt: await hasSoldDebt(db, row.id),
+    additionalLoan: facts.additional,
     info: { mobilePhone: { number: row.phone } },
   }
 }

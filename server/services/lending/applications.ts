@@ -6,17 +6,44 @@
  * active application impossible whatever happens. Prices always come from the pricing engine.
  */
 import { createHash } from 'node:crypto'
-import { and, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, like, notInArray, sql } from 'drizzle-orm'
+import * as v from 'valibot'
+import type { CalculatorConfig } from '../../../domain/calculator-config'
+import { amountLimitsFor } from '../../../domain/calculator-rules'
 import type { Application } from '../../../domain/contract/lending-answers'
 import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import type { Violation } from '../../../domain/contract/wire'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
-import { loanStatusCode } from '../../../domain/loan/loan-lifecycle.machine'
+import {
+  type AdditionalLoanClientFacts,
+  type AdditionalLoanVerdict,
+  additionalLoanAvailability,
+  MAX_OPEN_LOANS,
+} from '../../../domain/loan/additional-loan'
+import {
+  availableAmount as availableOf,
+  type ClientLimit,
+  type ClosedLoanHistory,
+  clientLimit,
+  defaultLimitGrowth,
+  LIMITS_CONFIG_KEY,
+  type LimitGrowth,
+  limitGrowthSchema,
+} from '../../../domain/loan/limits'
+import {
+  isDefaultedLoanState,
+  isOpenLoanState,
+  type LoanState,
+  loanLifecycleMachine,
+  loanStatusCode,
+} from '../../../domain/loan/loan-lifecycle.machine'
 import type { ClientKind } from '../../../domain/offer'
 import { applicationStatus } from '../../../domain/offer-decision'
+import { daysBetween } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'
+import { config } from '../../db/schema'
 import { client } from '../../db/schema-identity'
-import { disbursementEntry } from '../../db/schema-journey'
+import { disbursementEntry, stateTransition } from '../../db/schema-journey'
 import {
   application,
   INACTIVE_APPLICATION_STATUSES,
@@ -24,15 +51,20 @@ import {
   loan,
   loanDocument,
 } from '../../db/schema-lending'
+import { payment } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import {
   type Actor,
   assertJourneyAccepts,
   JourneyStepMismatch,
+  jobActor,
   journeyTransaction,
   uniqueViolationOn,
 } from '../journey/journey'
+import { businessToday } from '../payments/clock'
+import { balancesOfLoan } from '../payments/loans'
 import { checkPromo, lendingConfig, priceOffer } from '../pricing'
+import { hasActiveRefinancing } from '../servicing/schedules'
 
 /** What a change needs: the database, and the logger the journey writes its event line to. */
 export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
@@ -52,31 +84,146 @@ export const isActiveStatus = (status: number) =>
 
 export type ApplicationRow = typeof application.$inferSelect
 
-/** What the lender knows about a client's borrowing: the pricing kind and the amount available now. */
+/** What the lender knows about a client's borrowing: the pricing kind, the limit and the amount available now. */
 export interface LendingFacts {
   kind: Exclude<ClientKind, 'guest'>
   closedLoans: number
+  /** Open loans: active or on hold (a dispute does not make the loan go away). */
   activeLoans: number
+  /** What the client may borrow now, centavos: the limit less the principal owed on open loans. */
   availableAmount: number
+  /** The limit from the repayment history (domain/loan/limits.ts), with its explanation. */
+  limit: ClientLimit
+  /** A new application now is an additional loan (an open loan runs). */
+  additionalLoan: boolean
+  /** The facts of the additional-loan rule, as GET /private/client tells the browser. */
+  additional: AdditionalLoanClientFacts
+  /** The rule's verdict, with the calculator's max for the client; null without an open loan. */
+  additionalVerdict: AdditionalLoanVerdict | null
+  /** The principal still owed on open loans, centavos. */
+  openPrincipal: number
 }
 
-export async function lendingFacts(db: DbOrTx, clientId: number): Promise<LendingFacts> {
+/** The limit's growth steps (configuration 'limits'); the defaults when the document is missing. */
+async function limitGrowth(db: DbOrTx): Promise<LimitGrowth> {
+  const [row] = await db.select({ value: config.value }).from(config).where(eq(config.key, LIMITS_CONFIG_KEY))
+  return row ? v.parse(limitGrowthSchema, row.value) : defaultLimitGrowth
+}
+
+/** Days a repaid loan was repaid after its due date: from its last posted payment's business day. */
+async function lateness(db: DbOrTx, paid: { id: number; dueDate: string }[]) {
+  const days = new Map<number, number>()
+  if (!paid.length) return days
+  const ids = paid.map((p) => p.id)
+  const last = await db
+    .select({ loanId: payment.loanId, day: sql<string | null>`max(${payment.businessDate})` })
+    .from(payment)
+    .where(and(inArray(payment.loanId, ids), eq(payment.status, 'posted')))
+    .groupBy(payment.loanId)
+  // The loan's own history says whether it was ever overdue (overdue_since is cleared on cure).
+  const overdue = await db
+    .selectDistinct({ loanId: stateTransition.subjectId })
+    .from(stateTransition)
+    .where(
+      and(
+        eq(stateTransition.machine, loanLifecycleMachine.id),
+        inArray(stateTransition.subjectId, ids),
+        like(stateTransition.toState, '%.overdue'),
+      ),
+    )
+  const wasOverdue = new Set(overdue.map((o) => o.loanId))
+  for (const p of paid) {
+    const day = last.find((l) => l.loanId === p.id)?.day ?? null
+    const late = day ? Math.max(0, daysBetween(p.dueDate, day)) : 0
+    days.set(p.id, wasOverdue.has(p.id) ? Math.max(1, late) : late)
+  }
+  return days
+}
+
+export async function lendingFacts(db: DbOrTx, clientId: number, now = new Date()): Promise<LendingFacts> {
   const { calculator } = await lendingConfig(db)
   const rows = await db
-    .select({ status: loan.status, n: count() })
+    .select({
+      id: loan.id,
+      state: loan.state,
+      plan: loan.plan,
+      standing: loan.standing,
+      dueDate: loan.dueDate,
+      createdAt: loan.createdAt,
+      closedAt: loan.closedAt,
+    })
     .from(loan)
     .where(eq(loan.clientId, clientId))
-    .groupBy(loan.status)
-  const closedLoans = rows.find((r) => r.status === LoanStatus.paid)?.n ?? 0
-  // Money owed: an active loan, or one on hold (a dispute does not make the loan go away).
-  const activeLoans = rows
-    .filter((r) => r.status === LoanStatus.active || r.status === LoanStatus.onHold)
-    .reduce((n, r) => n + r.n, 0)
+    .orderBy(asc(loan.createdAt), asc(loan.id))
+  const closed = rows
+    .filter((r) => r.state === 'paid' || isDefaultedLoanState(r.state as LoanState))
+    .sort((a, b) => (a.closedAt?.getTime() ?? 0) - (b.closedAt?.getTime() ?? 0) || a.id - b.id)
+  const late = await lateness(
+    db,
+    closed.filter((r) => r.state === 'paid'),
+  )
+  const history: ClosedLoanHistory[] = closed.map((r) => ({
+    outcome: r.state as ClosedLoanHistory['outcome'],
+    daysLate: late.get(r.id) ?? 0,
+  }))
+  // The growth steps matter only once a loan was repaid: a first-time client costs no read.
+  const limit = clientLimit(history, calculator, history.length ? await limitGrowth(db) : defaultLimitGrowth)
+  const closedLoans = rows.filter((r) => r.state === 'paid').length
+  const open = rows.filter((r) => isOpenLoanState(r.state as LoanState))
+  let openPrincipal = 0
+  for (const r of open) openPrincipal += Math.max(0, (await balancesOfLoan(db, r.id)).principal)
   const kind = closedLoans > 0 ? 'repeat' : 'new'
-  const state = kind === 'repeat' ? calculator.initialStates.repeated : calculator.initialStates.new
-  // One loan at a time: additional loans need the loan-servicing side (repayments), a later issue.
-  const availableAmount = activeLoans > 0 ? 0 : Math.min(state.maxAmount, calculator.amountLimits.amountTo)
-  return { kind, closedLoans, activeLoans, availableAmount }
+  const availableAmount = availableOf(limit, openPrincipal, open.length, MAX_OPEN_LOANS)
+  const oldest = open[0]
+  const today = oldest ? await businessToday(db, clientId, now) : null
+  const additional: AdditionalLoanClientFacts = {
+    openLoans: open.length,
+    loan:
+      oldest && today
+        ? {
+            dueDays: daysBetween(today, oldest.dueDate),
+            overdue: oldest.standing === 'overdue',
+            onHold: oldest.state === 'on_hold',
+            hasPaymentSchedule: oldest.plan === 'scheduled',
+          }
+        : null,
+    hasActiveRefinancing: oldest ? await hasActiveRefinancing(db, clientId, now) : false,
+    defaulted: limit.frozen,
+  }
+  const additionalVerdict = oldest
+    ? additionalLoanAvailability({
+        ...additional,
+        maxAmount: calculatorMaxFor(calculator, kind, availableAmount),
+      })
+    : null
+  return {
+    kind,
+    closedLoans,
+    activeLoans: open.length,
+    availableAmount,
+    limit,
+    additionalLoan: open.length > 0,
+    additional,
+    additionalVerdict,
+    openPrincipal,
+  }
+}
+
+/**
+ * The calculator's max for a logged-in client with an open loan, as the browser computes it
+ * (domain/calculator-rules.ts `amountLimitsFor`): 0 when it falls below the additional-loan min.
+ */
+export function calculatorMaxFor(calculator: CalculatorConfig, kind: 'new' | 'repeat', available: number) {
+  const tab = kind === 'repeat' ? 'repeat' : 'new'
+  return amountLimitsFor({
+    config: calculator,
+    tab,
+    tabs: [tab],
+    loggedIn: true,
+    availableAmount: available,
+    hasActiveLoan: true,
+    increaseOffer: null,
+  }).max
 }
 
 const hashedId = (id: number) =>
@@ -221,6 +368,7 @@ export async function priceFor(
         promoCode: figures.promoCode ?? undefined,
         clientId,
         maxAmount,
+        additionalLoan: facts.additionalLoan,
       },
       now,
     )
@@ -229,6 +377,30 @@ export async function priceFor(
       throw invalid(renamed(error.violations, paths))
     throw error
   }
+}
+
+/**
+ * 409 `loanNotAvailable` unless the client may borrow now: with an open loan, only as the additional-loan rule
+ * allows (domain/loan/additional-loan.ts, the calculator's rule too), its first reason the message; without one,
+ * only with an amount available (a defaulted client's limit is frozen at 0).
+ */
+export function assertLoanAvailable(facts: LendingFacts) {
+  if (facts.additionalVerdict && !facts.additionalVerdict.available) {
+    const [first] = facts.additionalVerdict.reasons
+    throw new DomainError(
+      'conflict',
+      'loanNotAvailable',
+      first?.message ?? 'No additional loan is available to you now.',
+    )
+  }
+  if (facts.availableAmount <= 0)
+    throw new DomainError(
+      'conflict',
+      'loanNotAvailable',
+      facts.limit.frozen
+        ? 'No new loan can be offered after a debt was sold or written off.'
+        : 'No loan is available to you now.',
+    )
 }
 
 export interface CreateApplication {
@@ -266,13 +438,8 @@ export async function createApplication(
     const first = await byIdempotencyKey(db, clientId, idempotencyKey)
     if (first) return { row: first, created: false }
   }
-  const facts = await lendingFacts(db, clientId)
-  if (facts.availableAmount <= 0)
-    throw new DomainError(
-      'conflict',
-      'loanNotAvailable',
-      'No loan is available to you while a loan is active.',
-    )
+  const facts = await lendingFacts(db, clientId, now)
+  assertLoanAvailable(facts)
   const offer = await priceFor(
     db,
     clientId,
@@ -367,7 +534,7 @@ export async function changeApplication(
   // The step first: after the payout the figures no longer fit the available amount, and a 400 about them would
   // hide that the application cannot change any more.
   await assertJourneyAccepts(db, clientId, { type: 'CHANGE_APPLICATION' })
-  const facts = await lendingFacts(db, clientId)
+  const facts = await lendingFacts(db, clientId, now)
   const figures: Figures = {
     amount: input.amount ?? current.principalAmount,
     term: input.term ?? current.term,
@@ -467,7 +634,28 @@ export async function cancelApplication(ctx: LendingCtx, clientId: number, id: n
       return updated!
     },
   )
+  await returnToLoan(ctx, clientId, id, now)
   return change.result
+}
+
+/**
+ * After an application ended without a new loan (cancelled, rejected): a client whose loan still runs goes back to
+ * my loan (RETURN_TO_LOAN), not to the no-loan or rejected step a client without a loan stays on. A separate
+ * transaction right after the first; a journey that moved on meanwhile is left as it is.
+ */
+export async function returnToLoan(ctx: LendingCtx, clientId: number, applicationId: number, now: Date) {
+  const by = jobActor('return-to-loan', applicationId)
+  const [open] = await ctx.database.db
+    .select({ id: loan.id })
+    .from(loan)
+    .where(and(eq(loan.clientId, clientId), inArray(loan.state, ['active', 'on_hold'])))
+    .limit(1)
+  if (!open) return
+  try {
+    await journeyTransaction(ctx, clientId, { type: 'RETURN_TO_LOAN' }, by, now, async () => null)
+  } catch (error) {
+    if (!(error instanceof JourneyStepMismatch)) throw error
+  }
 }
 
 /** POST /private/client/application/{applicationId}/promocode: applied only when the server finds it valid. */
@@ -481,7 +669,7 @@ export async function applyPromo(
 ) {
   const db = ctx.database.db
   const current = await ownApplication(db, clientId, id)
-  const facts = await lendingFacts(db, clientId)
+  const facts = await lendingFacts(db, clientId, now)
   const check = await checkPromo(db, code, facts.kind, now, clientId)
   if (!check.valid)
     throw new DomainError('refused', 'promoRejected', `The promo code cannot be applied (${check.status}).`, [
@@ -529,6 +717,7 @@ export async function applyPromo(
  */
 export async function applicationOffer(db: DbOrTx, row: ApplicationRow, now: Date): Promise<PricedOffer> {
   if (row.signedAt && row.acceptedOffer) return row.acceptedOffer as PricedOffer
+  const additionalLoan = await isAdditionalApplication(db, row)
   const lowerOffer =
     (row.status === AppStatus.specialOffer || row.status === AppStatus.yhatDecrease) &&
     row.offeredAmount !== null
@@ -541,9 +730,34 @@ export async function applicationOffer(db: DbOrTx, row: ApplicationRow, now: Dat
       withPackageFee: row.packageFeeConsent,
       promoCode: row.promoCode ?? undefined,
       clientId: row.clientId,
+      additionalLoan,
     },
     now,
   )
+}
+
+/**
+ * Whether an application is for an additional loan: a loan of the client's, applied for before it, was still
+ * open (not cancelled, not closed) when it was made. Read from the loans, not stored: it stays the same however
+ * those loans go on.
+ */
+export async function isAdditionalApplication(db: DbOrTx, row: ApplicationRow): Promise<boolean> {
+  const made = row.createdAt.toISOString()
+  const [other] = await db
+    .select({ id: loan.id })
+    .from(loan)
+    .innerJoin(application, eq(application.id, loan.applicationId))
+    .where(
+      and(
+        eq(loan.clientId, row.clientId),
+        sql`${loan.applicationId} <> ${row.id}`,
+        sql`${loan.state} <> 'cancelled'`,
+        sql`${application.createdAt} < ${made}::timestamptz`,
+        sql`(${loan.closedAt} is null or ${loan.closedAt} > ${made}::timestamptz)`,
+      ),
+    )
+    .limit(1)
+  return Boolean(other)
 }
 
 export type OfferAnswer = 'special' | 'decrease' | 'increase'
@@ -585,7 +799,7 @@ export async function answerOffer(
       message: 'The amount cannot exceed the amount offered.',
     })
   if (violations.length) throw invalid(violations)
-  const facts = await lendingFacts(db, clientId)
+  const facts = await lendingFacts(db, clientId, now)
   await priceFor(
     db,
     clientId,

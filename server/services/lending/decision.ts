@@ -23,6 +23,7 @@ import {
   type LendingCtx,
   type LendingFacts,
   lendingFacts,
+  returnToLoan,
 } from './applications'
 
 export const AGE_MIN = 20
@@ -46,6 +47,16 @@ export interface DecisionInputs {
   availableAmount: number
   minAmount: number
   interval: number
+  /** Issue 18: the application is for an additional loan (another loan runs). */
+  additionalLoan?: boolean
+  /** Why an additional loan is refused (domain/loan/additional-loan.ts); empty when allowed or not one. */
+  additionalLoanRefusals?: readonly string[]
+  /** The principal still owed on open loans, centavos (the affordability rule counts it). */
+  openPrincipal?: number
+  /** The limit from the repayment history and how it was reached (domain/loan/limits.ts). */
+  limit?: number
+  limitFrozen?: boolean
+  limitExplanation?: string[]
 }
 
 export interface RuleResult {
@@ -66,6 +77,9 @@ export interface RulesVerdict {
 /** The lender's own rules, before any provider. Pure: the same inputs always give the same verdict. */
 export function evaluateRules(i: DecisionInputs): RulesVerdict {
   const disposable = i.monthlyIncome === null ? null : Math.max(0, i.monthlyIncome - (i.monthlyExpenses ?? 0))
+  // What the client would owe in all: this loan's repayment and the principal still owed on the running one.
+  const owed = i.total + (i.openPrincipal ?? 0)
+  const refusals = i.additionalLoanRefusals ?? []
   const rules: RuleResult[] = [
     {
       rule: 'client_status',
@@ -83,17 +97,28 @@ export function evaluateRules(i: DecisionInputs): RulesVerdict {
       detail: `identity verification ${i.identityVerification ?? 'missing'}`,
     },
     {
-      rule: 'no_active_loan',
-      passed: i.activeLoans === 0,
-      detail: `${i.activeLoans} active loan(s); one loan at a time`,
+      rule: 'additional_loan',
+      passed: i.activeLoans === 0 || (i.additionalLoan === true && refusals.length === 0),
+      detail:
+        i.activeLoans === 0
+          ? 'no open loan'
+          : refusals.length
+            ? `${i.activeLoans} open loan(s); ${refusals.join(' ')}`
+            : `${i.activeLoans} open loan(s); the additional-loan rule allows one more`,
+    },
+    {
+      rule: 'repayment_history',
+      passed: i.limitFrozen !== true && i.amount <= i.availableAmount,
+      detail:
+        `${(i.limitExplanation ?? []).join(' ')} Available now ${i.availableAmount} centavos, asked ${i.amount}.`.trim(),
     },
     {
       rule: 'affordability',
-      passed: disposable !== null && i.total * 10_000 <= disposable * AFFORDABILITY_BPS,
+      passed: disposable !== null && owed * 10_000 <= disposable * AFFORDABILITY_BPS,
       detail:
         disposable === null
           ? 'no income declared'
-          : `repayment ${i.total} centavos against monthly disposable income ${disposable} centavos`,
+          : `repayment ${i.total} centavos${i.openPrincipal ? ` plus ${i.openPrincipal} owed on the open loan` : ''} against monthly disposable income ${disposable} centavos`,
     },
   ]
   const failed = rules.filter((r) => !r.passed)
@@ -102,6 +127,9 @@ export function evaluateRules(i: DecisionInputs): RulesVerdict {
   if (hard.length) return { rules, outcome: 'reject', reasons: hard.map((r) => `${r.rule}: ${r.detail}`) }
   return { rules, outcome: null, reasons: failed.map((r) => `${r.rule}: ${r.detail}`) }
 }
+
+/** The limit's explanation as decision reasons (`limit: ...`). */
+export const limitReasons = (i: DecisionInputs) => (i.limitExplanation ?? []).map((line) => `limit: ${line}`)
 
 async function gatherInputs(
   db: Db,
@@ -116,9 +144,10 @@ async function gatherInputs(
     .where(eq(verificationSession.clientId, row.clientId))
     .orderBy(desc(verificationSession.createdAt))
     .limit(1)
-  const facts = await lendingFacts(db, row.clientId)
+  const facts = await lendingFacts(db, row.clientId, now)
   const { calculator } = await lendingConfig(db)
   const offer = await applicationOffer(db, row, now)
+  const additionalLoan = facts.additionalLoan
   return {
     facts,
     firstName: profile?.firstName ?? null,
@@ -136,8 +165,16 @@ async function gatherInputs(
       closedLoans: facts.closedLoans,
       activeLoans: facts.activeLoans,
       availableAmount: Math.max(facts.availableAmount, 0),
-      minAmount: calculator.amountLimits.minMainLoan,
+      minAmount: additionalLoan
+        ? calculator.amountLimits.minAdditionLoan
+        : calculator.amountLimits.minMainLoan,
       interval: calculator.amountLimits.interval,
+      additionalLoan,
+      additionalLoanRefusals: facts.additionalVerdict?.reasons.map((r) => r.message) ?? [],
+      openPrincipal: facts.openPrincipal,
+      limit: facts.limit.limit,
+      limitFrozen: facts.limit.frozen,
+      limitExplanation: facts.limit.explanation,
     },
   }
 }
@@ -147,7 +184,8 @@ async function affordableAmount(db: Db, row: ApplicationRow, i: DecisionInputs, 
   const disposable = Math.max(0, (i.monthlyIncome ?? 0) - (i.monthlyExpenses ?? 0))
   for (let amount = i.amount - i.interval; amount >= i.minAmount; amount -= i.interval) {
     const offer = await applicationOffer(db, { ...row, principalAmount: amount }, now)
-    if (offer.total.amount * 10_000 <= disposable * AFFORDABILITY_BPS) return amount
+    if ((offer.total.amount + (i.openPrincipal ?? 0)) * 10_000 <= disposable * AFFORDABILITY_BPS)
+      return amount
   }
   return null
 }
@@ -163,6 +201,17 @@ export interface Decision {
 
 /** Everything up to the decision, outside any transaction. Throws when the provider fails. */
 export async function decide(
+  db: Db,
+  scoring: ScoringProvider,
+  row: ApplicationRow,
+  now: Date,
+): Promise<Decision> {
+  const decision = await decideOnRules(db, scoring, row, now)
+  // Every decision says, last, how the client's limit was reached (issue 18): the repayment history, step by step.
+  return { ...decision, reasons: [...decision.reasons, ...limitReasons(decision.inputs)] }
+}
+
+async function decideOnRules(
   db: Db,
   scoring: ScoringProvider,
   row: ApplicationRow,
@@ -204,7 +253,8 @@ export async function decide(
     offeredAmount = Math.min(offeredAmount, inputs.availableAmount)
     const atLimit = await applicationOffer(db, { ...row, principalAmount: offeredAmount }, now)
     const disposable = Math.max(0, (inputs.monthlyIncome ?? 0) - (inputs.monthlyExpenses ?? 0))
-    if (atLimit.total.amount * 10_000 > disposable * AFFORDABILITY_BPS || offeredAmount <= inputs.amount) {
+    const owedAtLimit = atLimit.total.amount + (inputs.openPrincipal ?? 0)
+    if (owedAtLimit * 10_000 > disposable * AFFORDABILITY_BPS || offeredAmount <= inputs.amount) {
       outcome = 'approve'
       offeredAmount = null
     }
@@ -288,6 +338,7 @@ export async function recordDecision(
         if (jobId !== null) await finishJob(tx, jobId, now)
       },
     )
+    if (decision.outcome === 'reject') await returnToLoan(ctx, row.clientId, row.id, now)
     return true
   } catch (error) {
     if (error instanceof StaleDecision) return false
@@ -403,5 +454,6 @@ export async function backOfficeDecision(
     )
     return updated!
   })
+  if (input.decision === 'reject') await returnToLoan(ctx, row.clientId, applicationId, now)
   return change.result
 }

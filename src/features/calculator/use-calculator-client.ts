@@ -15,7 +15,10 @@ import { useApi } from '../../app/app-context'
  * be missing: a client the calculator knows nothing of prices like a first-time one.
  */
 type CalculatorFacts = Partial<
-  Pick<ClientView, 'availableLoanAmount' | 'closedLoansCount' | 'hasActiveLoan' | 'hasActiveRefinancing'>
+  Pick<
+    ClientView,
+    'availableLoanAmount' | 'closedLoansCount' | 'hasActiveLoan' | 'hasActiveRefinancing' | 'additionalLoan'
+  >
 >
 
 export const currentClientQueryKey = ['client', 'current'] as const
@@ -29,9 +32,14 @@ export function calculatorClientOf(facts: CalculatorFacts): CalculatorClient {
     closedLoansCount: facts.closedLoansCount ?? 0,
     hasActiveLoan: facts.hasActiveLoan ?? false,
     hasActiveRefinancing: facts.hasActiveRefinancing ?? false,
-    // The active loan's due days and schedule and a pending increase offer come from the loan and application
-    // calls (issues 6 and 7); until they exist the additional-loan and increase rules stay off.
+    // The additional-loan rule's facts as the server knows them (issue 18); the calculator adds its own max.
+    activeLoan: activeLoanOf(facts.additionalLoan),
+    // A pending increase offer comes from the application call (issue 7): until then the increase rule stays off.
   }
+}
+
+function activeLoanOf(facts: ClientView['additionalLoan']): CalculatorClient['activeLoan'] {
+  return facts?.loan ? { ...facts.loan, openLoans: facts.openLoans, defaulted: facts.defaulted } : null
 }
 
 export function useCalculatorClient(loggedIn: boolean): CalculatorClient {
