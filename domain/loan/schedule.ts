@@ -68,11 +68,7 @@ export function scheduleEligibility(
   const dueDays = daysBetween(facts.today, facts.dueDate)
   const rules: [string, boolean, string][] = [
     ['schedulesEnabled', config.enabled, 'Payment schedules are not offered at the moment.'],
-    [
-      'onTerms',
-      isOnTerms(facts.leaf),
-      'Only an active loan on its terms can be put on a schedule.',
-    ],
+    ['onTerms', isOnTerms(facts.leaf), 'Only an active loan on its terms can be put on a schedule.'],
     ['firstSchedule', !facts.hadSchedule, 'This loan has had a payment schedule already.'],
     [
       'noPendingExtension',

@@ -231,8 +231,7 @@ function unpaidRefusal(
 ): Rollover['refusal'] {
   if (expired)
     return { code: 'expired', message: `The fee was payable until ${r.payableUntil}; choose again.` }
-  if (!isOnTerms(facts.leaf))
-    return { code: 'notOnTerms', message: 'The loan can no longer be extended.' }
+  if (!isOnTerms(facts.leaf)) return { code: 'notOnTerms', message: 'The loan can no longer be extended.' }
   const breach = extensionCapBreach(r.fee ?? 0, facts.principalOutstanding, r.term ?? 0, room)
   return breach
     ? {
