@@ -139,6 +139,25 @@ export const activeLoanSchema = v.nullable(
     overdueDays: v.optional(integer),
     /** The penalty terms in force: grace days and the daily rate (ppm of the overdue amount), for My loan. */
     penaltyTerms: v.optional(v.object({ graceDays: integer, ratePpmPerDay: integer, enabled: v.boolean() })),
+    /**
+     * The client's other open loan (an additional loan, ADR 0030), each its own contract with its own payoff and
+     * due date; payments go to the loan above first.
+     */
+    otherLoans: v.optional(
+      v.array(
+        v.object({
+          id: v.number(),
+          loanNumber: v.string(),
+          status: v.number(),
+          principal: money,
+          amountDue: money,
+          dueDate: v.string(),
+          dueDays: integer,
+          standing: v.picklist(['current', 'overdue']),
+          overdueDays: integer,
+        }),
+      ),
+    ),
   }),
 )
 export type ActiveLoan = NonNullable<v.InferOutput<typeof activeLoanSchema>>

@@ -6,6 +6,7 @@
 import * as v from 'valibot'
 import { calculatorConfigSchema } from '../calculator-config'
 import { idString } from '../ids'
+import { limitGrowthSchema } from '../loan/limits'
 import { servicingConfigSchema } from '../loan/servicing-config'
 import { pricingConfigShapeSchema } from '../pricing/config'
 import { safeMultilineString } from '../safe-text'
@@ -34,13 +35,14 @@ export const getLendingConfig = defineContract({
   method: 'get',
   path: '/private/back-office/config/lending',
   summary:
-    'Back office: the calculator limits, the pricing parameters and the servicing rules (extension window, schedule offers) in force',
+    'Back office: the calculator limits, the pricing parameters, the servicing rules (extension window, schedule offers, penalties, reminders) and the repeat-limit growth in force',
   tags: ['config', 'back-office'],
   access: 'user',
   response: v.object({
     calculator: calculatorConfigSchema,
     pricing: pricingConfigShapeSchema,
     servicing: servicingConfigSchema,
+    limits: limitGrowthSchema,
   }),
 })
 
@@ -48,10 +50,10 @@ export const saveConfig = defineContract({
   method: 'put',
   path: '/private/back-office/config/:key',
   summary:
-    'Back office: save the calculator, pricing or servicing document; refused (422) when any offer could break a legal cap or a value is out of range',
+    'Back office: save the calculator, pricing, servicing or limits document; refused (422) when any offer could break a legal cap or a value is out of range',
   tags: ['config', 'back-office'],
   access: 'user',
-  params: v.object({ key: v.picklist(['calculator', 'pricing', 'servicing']) }),
+  params: v.object({ key: v.picklist(['calculator', 'pricing', 'servicing', 'limits']) }),
   body: v.object({
     value: v.unknown(),
     note: v.optional(v.pipe(safeMultilineString(), v.maxLength(500)), ''),

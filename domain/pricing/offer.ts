@@ -140,8 +140,18 @@ function aprOf(cost: bigint, principal: bigint, term: number): number {
  * promo and the first-loan discount do not stack: each charge gets the larger of the two, so a promo can only
  * ever help and the first loan's price stays predictable.
  */
-export function discountsFor(pricing: PricingConfig, kind: ClientKind, promo?: ResolvedPromo) {
-  const firstLoan = kind === 'repeat' ? { interestBps: 0, serviceFeeBps: 0 } : pricing.firstLoanDiscount
+/**
+ * The discounts of an offer: the first-loan discount for a new client's first loan (not for a repeat client, nor
+ * for an additional loan taken beside the first: that is a second loan, ADR 0030), or a valid promo's if larger.
+ */
+export function discountsFor(
+  pricing: PricingConfig,
+  kind: ClientKind,
+  promo?: ResolvedPromo,
+  additionalLoan = false,
+) {
+  const firstLoan =
+    kind === 'repeat' || additionalLoan ? { interestBps: 0, serviceFeeBps: 0 } : pricing.firstLoanDiscount
   return {
     interestBps: Math.min(10_000, Math.max(firstLoan.interestBps, promo?.interestDiscountBps ?? 0)),
     serviceFeeBps: Math.min(10_000, Math.max(firstLoan.serviceFeeBps, promo?.serviceFeeDiscountBps ?? 0)),
@@ -157,7 +167,7 @@ export function computeOffer(input: OfferInput): Offer {
 
   const principal = BigInt(amount)
   const rate = pricing.interestPpmPerDay[kind === 'repeat' ? 'repeat' : 'new']
-  const discounts = discountsFor(pricing, kind, promo)
+  const discounts = discountsFor(pricing, kind, promo, input.additionalLoan ?? false)
 
   const interestWithout = roundHalfUpDiv(principal * BigInt(rate) * BigInt(term), PPM)
   const interestDiscount = discountOf(interestWithout, discounts.interestBps)

@@ -28,6 +28,12 @@ import {
   signingCode,
 } from './lending-helpers'
 
+interface ActiveWithOthers {
+  id: number
+  amountDue: { amount: number }
+  otherLoans: { id: number; principal: { amount: number }; amountDue: { amount: number }; dueDate: string }[]
+}
+
 describe('additional and repeat loans', () => {
   let t: TestApp
   let admin: string
@@ -168,11 +174,28 @@ describe('additional and repeat loans', () => {
         { token: c.token },
       )
       const owed = statement.body.data.payoff
+      // My loan shows the oldest loan (the one payments go to) and lists the additional one below it.
+      const both = (
+        await call<ActiveWithOthers>(t, 'GET', '/private/client/loan/active', undefined, { token: c.token })
+      ).body.data
+      expect(both.id).toBe(first!.id)
+      expect(both.amountDue.amount).toBe(owed)
+      expect(both.otherLoans.map((o) => [o.id, o.principal.amount, o.dueDate])).toEqual([
+        [second!.id, 500_00, second!.dueDate],
+      ])
+      expect(both.otherLoans[0]!.amountDue.amount).toBeGreaterThan(500_00)
       const paid = await pay(c, owed, 'oldest-first')
       expect(paid.status).toBe(201)
       expect(paid.body.data.loanId).toBe(first!.id)
       const after = await loansOf(c)
       expect(after.map((l) => l.state)).toEqual(['paid', 'active'])
+      // The client stays on My loan, which now shows the additional loan, with no other below it.
+      expect(await flowOf(t, c)).toEqual({ step: 'loan_page', status: 'active' })
+      const next = (
+        await call<ActiveWithOthers>(t, 'GET', '/private/client/loan/active', undefined, { token: c.token })
+      ).body.data
+      expect(next.id).toBe(second!.id)
+      expect(next.otherLoans).toEqual([])
       // Repaid on time: the limit grew to PHP 12,000; the additional loan's PHP 500 is still owed.
       expect((await me(c)).availableLoanAmount.amount).toBe(11_500_00)
     })

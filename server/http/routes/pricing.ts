@@ -14,6 +14,7 @@ import {
   validateGuestPromo,
 } from '../../../domain/contract/pricing'
 import { invalid, notFound } from '../../../domain/errors'
+import { LIMITS_CONFIG_KEY, limitGrowthSchema } from '../../../domain/loan/limits'
 import { servicingConfigSchema } from '../../../domain/loan/servicing-config'
 import { offerRefusal } from '../../../domain/offer-refusal'
 import { manilaDate } from '../../../domain/pricing/manila-date'
@@ -124,6 +125,8 @@ export const pricingRoutes: AnyRoute[] = [
         promoCode: query.promo_name,
         clientId: client.id,
         maxAmount: facts.availableAmount,
+        // With an open loan the calculator prices an additional loan (its own min, ADR 0030).
+        additionalLoan: facts.additionalLoan,
       },
       now(),
     )
@@ -170,17 +173,21 @@ export const pricingRoutes: AnyRoute[] = [
   }),
   implement(getLendingConfig, async (c) => {
     const db = c.get('deps').database.db
-    const [lending, servicing] = await Promise.all([
+    const [lending, servicing, limits] = await Promise.all([
       lendingConfig(db),
       readConfig(db, 'servicing', servicingConfigSchema),
+      readConfig(db, LIMITS_CONFIG_KEY, limitGrowthSchema),
     ])
-    return ok(c, { ...lending, servicing })
+    return ok(c, { ...lending, servicing, limits })
   }),
   implement(saveConfig, async (c, { params, body }) => {
     const db = c.get('deps').database.db
     // The servicing rules stand alone: the legal caps are checked on every quote (domain/loan/extension.ts).
     if (params.key === 'servicing')
       return ok(c, await writeConfig(db, 'servicing', servicingConfigSchema, body.value, body.note))
+    // The repeat-limit steps stand alone too: a limit never exceeds the calculator's repeat maximum (domain/loan/limits.ts).
+    if (params.key === 'limits')
+      return ok(c, await writeConfig(db, LIMITS_CONFIG_KEY, limitGrowthSchema, body.value, body.note))
     return ok(c, await saveLendingConfig(db, params.key, body.value, body.note))
   }),
 ]

@@ -7,7 +7,7 @@
  * nothing is owed any more) and the journey's (the client may borrow again), the receipt and refund jobs.
  * A reference that matches no client is kept as unmatched (never lost) for the back office to assign.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
 import { DomainError, notFound } from '../../../domain/errors'
 import {
   allocate,
@@ -21,6 +21,7 @@ import { isDefaultedLoanState, isOpenLoanState } from '../../../domain/loan/loan
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import { clientIdOfReference, normaliseReference } from '../../../domain/payments/reference'
 import type { Tx } from '../../db/client'
+import { loan } from '../../db/schema-lending'
 import {
   creditRefund,
   loanLedgerEntry,
@@ -193,10 +194,23 @@ async function postInTransaction(tx: Tx, locked: LoanRow, today: string, row: Pa
   if (final.credit > 0 && (settles || state === 'paid')) await queueRefund(tx, loanRow, now)
   if (settles) {
     if (loanRow.plan === 'scheduled') await completeSchedule(tx, loanRow.id, now)
+    // With an additional loan still running (ADR 0030) the client stays on My loan: the journey follows only
+    // when this was the client's last open loan.
+    const others = await tx
+      .select({ id: loan.id })
+      .from(loan)
+      .where(
+        and(
+          eq(loan.clientId, loanRow.clientId),
+          ne(loan.id, loanRow.id),
+          inArray(loan.state, ['active', 'on_hold']),
+        ),
+      )
+      .limit(1)
     return {
       result: paymentId,
       event: { type: 'REPAID' as const },
-      follow: { type: 'LOAN_REPAID' as const },
+      ...(others.length ? {} : { follow: { type: 'LOAN_REPAID' as const } }),
       set: { closedAt: now },
     }
   }

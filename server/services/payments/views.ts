@@ -3,7 +3,7 @@
  * of account (every ledger entry with the balance after it) and the payment history. Reads only: the interest
  * accrued since the last booking is computed (`dueAccrual`), not written, so a GET never changes the ledger.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import type { PaymentView, Statement } from '../../../domain/contract/payments'
 import { notFound } from '../../../domain/errors'
@@ -33,15 +33,43 @@ export async function todaysBalances(db: DbOrTx, row: LoanRow, today: string) {
   return due ? { ...balances, interest: balances.interest + due.amount } : balances
 }
 
-/** The open loan (active or on hold) of a client, newest first. */
+/**
+ * The open loan (active or on hold) My loan, extensions, schedules and payment intentions act on: the oldest,
+ * the one a client's payments go to first (`loanForPayments`). With an additional loan (ADR 0030) the other one
+ * is listed below it (`otherOpenLoans`).
+ */
 export async function openLoan(db: DbOrTx, clientId: number) {
-  const [row] = await db
+  const [row] = await openLoans(db, clientId, 1)
+  return row ?? null
+}
+
+async function openLoans(db: DbOrTx, clientId: number, limit = 10) {
+  return db
     .select()
     .from(loan)
     .where(and(eq(loan.clientId, clientId), inArray(loan.state, ['active', 'on_hold'])))
-    .orderBy(desc(loan.createdAt))
-    .limit(1)
-  return row ?? null
+    .orderBy(asc(loan.createdAt), asc(loan.id))
+    .limit(limit)
+}
+
+/** A client's open loans after the first: what each owes today, for My loan's list below the first. */
+async function otherOpenLoans(db: DbOrTx, clientId: number, firstId: number, today: string) {
+  const rows = (await openLoans(db, clientId)).filter((r) => r.id !== firstId)
+  return Promise.all(
+    rows.map(async (r) => {
+      const b = await todaysBalances(db, r, today)
+      return {
+        id: r.id,
+        loanNumber: loanNumberOf(r.id),
+        status: r.status,
+        principal: { amount: r.principal },
+        amountDue: { amount: outstandingOf(b) },
+        dueDate: r.dueDate,
+        dueDays: daysBetween(today, r.dueDate),
+        ...(await standingView(db, r, today)),
+      }
+    }),
+  )
 }
 
 /** GET /private/client/loan/active: the open loan with today's payoff in parts, or null. */
@@ -95,6 +123,7 @@ export async function activeLoanView(db: DbOrTx, clientId: number, now: Date): P
     specialOffers: await scheduleOffersOf(db, row, today, terms),
     ...(await standingView(db, row, today)),
     penaltyTerms: terms.servicing.penalties,
+    otherLoans: await otherOpenLoans(db, clientId, row.id, today),
   }
 }
 

@@ -21,6 +21,7 @@ import { CollectionContacts } from './collection-contacts'
 import { formatLongDate } from './format'
 import { PaymentHistory, StatementOfAccount } from './loan-history'
 import { LoanPlan } from './loan-plan'
+import { OtherLoans } from './other-loans'
 import { OverdueNotice } from './overdue-notice'
 import { type Figure, Figures, QueryGate, ScreenFrame } from './parts'
 
@@ -120,6 +121,7 @@ export function MyLoanScreen({ pollMs }: { pollMs?: number } = {}) {
                 </Link>
               </nav>
               <LoanPlan loan={loan} singleLink={singleLink} />
+              <OtherLoans loan={loan} daysLeft={daysLeftText} />
               <PaymentHistory />
               {loan.id !== undefined ? <StatementOfAccount loanId={loan.id} /> : null}
             </>
