@@ -15,7 +15,7 @@ import { stateTransition } from '../../server/db/schema-journey'
 import { loan } from '../../server/db/schema-lending'
 import { loanLedgerEntry, servicingDay } from '../../server/db/schema-payments'
 import { writeConfig } from '../../server/services/config'
-import { businessToday, readOffsets } from '../../server/services/payments/clock'
+import { addOffset, businessToday, clientScope, readOffsets } from '../../server/services/payments/clock'
 import { runServicingDay, runServicingDayOnce } from '../../server/services/payments/servicing'
 import { createTestApp } from '../support/app'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
@@ -163,6 +163,35 @@ describe('daily servicing run: overdue and penalties', () => {
         'test: reset',
       )
     }
+  })
+
+  it('two runs of the same day at once (two server processes) book it once', async () => {
+    const clients = [await clientAt(t, 'loan_page'), await clientAt(t, 'loan_page')]
+    const db = t.database.db
+    const loans = await Promise.all(clients.map(active))
+    // The clients' clocks past the due date and the grace days, written directly: the runs below are the test.
+    for (const [i, c] of clients.entries())
+      await addOffset(
+        db,
+        clientScope(c.clientId),
+        loans[i]!.repaymentInvoice.dueDays + penalties.graceDays + 2,
+        new Date(),
+      )
+    const instanceDay = await businessToday(db, null, t.deps.now())
+    const runs = await Promise.all([0, 1, 2].map(() => runServicingDay(t.deps, instanceDay, null)))
+    // Each loan was run by exactly one of them (the others skipped it, locked or done).
+    for (const l of loans) {
+      const r = await row(l.id)
+      expect(r.standing).toBe('overdue')
+      const pen = await entries(l.id, 'penalty')
+      expect(pen).toHaveLength(1)
+      const history = await t.database.db
+        .select()
+        .from(stateTransition)
+        .where(and(eq(stateTransition.subjectId, l.id), eq(stateTransition.event, 'OVERDUE')))
+      expect(history).toHaveLength(1)
+    }
+    expect(runs.reduce((n, r) => n + r.overdue, 0)).toBeGreaterThanOrEqual(2)
   })
 
   it('catches up missed days after downtime, each exactly once, in order', async () => {
