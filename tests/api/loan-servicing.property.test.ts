@@ -1,32 +1,39 @@
 /**
  * Issue 16's properties over the real API (Done when: "random loans and payment sequences with reversals and clock
- * moves"). Each run takes a fresh client with an active loan and plays a random sequence of payments (a centavo,
- * a share of the payoff, the payoff give or take a peso, or well over it; posted by the back office, whose
- * posting runs the receipt and refund jobs at once, or received as a gateway's would be, its jobs left to the
- * worker), reversals of a posted payment, and moves of the client's business clock by 0 to 5 days. After every
- * step, from the database and the API:
+ * moves"), kept true under issue 18's daily run. Each run takes a fresh client with an active loan and plays a
+ * random sequence of payments (a centavo, a share of the payoff, the payoff give or take a peso, or well over it;
+ * posted by the back office, whose posting runs the receipt and refund jobs at once, or received as a gateway's
+ * would be, its jobs left to the worker), reversals of a posted payment, and moves of the client's business clock
+ * by 0 to 5 days or to a few days past the due date. After every step, from the database and the API:
  * (a) a posted payment's allocation and overpayment entries add up to its amount (allocations = payments minus
  *     credit); a reversed payment's entries are each compensated once;
  * (b) no balance part is ever negative, nor any running balance on the statement;
  * (c) a paid loan owes 0 (and the journey is at no_loan_page); an active loan owes more than 0;
  * (d) a reversal restores the balances from before it, less the reversed payment (409 when its credit was
- *     refunded); right after its payment it restores them exactly, and after clock moves only, plus what accrued;
+ *     refunded); right after its payment it restores them exactly, and after clock moves only, plus what accrued
+ *     and the penalties booked;
  * and each step does what it says: a payment lowers today's payoff in the order penalties, fees, interest,
- * principal, with credit and a waived residue; a clock move adds only interest, on the principal outstanding.
- * Today's balances are worked out by the test from the loan row (servicing-helpers.ts), apart from the server's
- * accrual code. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * principal, with credit and a waived residue; a clock move adds interest, on the principal outstanding, and past
+ * the due date and its grace days exactly the late-payment penalty the rules give (`penaltiesOfMove`: day by day,
+ * each day once, on the principal, interest and fees owed, cut to the 100% cap), and marks the loan overdue.
+ * Today's balances and the penalties are worked out by the test from the loan row and ledger (servicing-helpers.ts),
+ * apart from the server's accrual code and the daily run's SQL. Runs on PGlite, and on PostgreSQL when
+ * DATABASE_URL is set; SERVICING_RUNS=50 soaks deeper, SERVICING_SEED and SERVICING_PATH replay a failure.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Balances } from '../../domain/loan/ledger'
+import { type Balances, chargeKinds } from '../../domain/loan/ledger'
+import type { ServicingConfig } from '../../domain/loan/servicing-config'
 import { paymentReferenceOf } from '../../domain/payments/reference'
-import { addDays } from '../../domain/pricing/manila-date'
+import { addDays, daysBetween } from '../../domain/pricing/manila-date'
 import { receivePayment } from '../../server/services/payments/posting'
+import { servicingTerms } from '../../server/services/servicing/facts'
 import { createTestApp } from '../support/app'
 import { usingPostgres } from '../support/database'
 import type { SignedUp, TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 import {
+  accruedForBasis,
   allParts,
   backOffice,
   effectOf,
@@ -46,10 +53,15 @@ type Amount =
 type Action =
   | { type: 'pay'; amount: Amount; via: 'back-office' | 'gateway' }
   | { type: 'reverse'; pick: 'latest' | number }
-  | { type: 'clock'; days: number }
+  /** `days` days on; with `pastDue`, to that many days after the due date (0 when already past it). */
+  | { type: 'clock'; days: number; pastDue?: number }
 
 // SERVICING_RUNS=50 for a deeper soak; the default keeps the file under a minute.
 const RUNS = Number(process.env.SERVICING_RUNS ?? (usingPostgres ? 8 : 10))
+/** SERVICING_SEED and SERVICING_PATH replay a failure fast-check reported. */
+const replay = process.env.SERVICING_SEED
+  ? { seed: Number(process.env.SERVICING_SEED), path: process.env.SERVICING_PATH, endOnFailure: true }
+  : {}
 
 const amountArb: fc.Arbitrary<Amount> = fc.oneof(
   fc.record({ kind: fc.constant('centavos' as const), n: fc.integer({ min: 1, max: 200 }) }),
@@ -78,6 +90,15 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ type: fc.constant('clock' as const), days: fc.integer({ min: 0, max: 5 }) }),
   },
+  {
+    // Past the due date and its grace days, where the daily run books penalties (issue 18).
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('clock' as const),
+      days: fc.constant(0),
+      pastDue: fc.integer({ min: -1, max: 8 }),
+    }),
+  },
 )
 
 /** 3 to 9 steps; a reversal takes the latest posted payment half the time, else any posted one. */
@@ -93,6 +114,11 @@ const walkthrough: Action[] = [
   { type: 'pay', amount: { kind: 'over', n: 300_00 }, via: 'gateway' },
   { type: 'reverse', pick: 'latest' },
   { type: 'pay', amount: { kind: 'over', n: 1 }, via: 'back-office' },
+  { type: 'reverse', pick: 'latest' },
+  // Overdue, charged penalties, a partial payment (penalties first), more penalties, its reversal.
+  { type: 'clock', days: 0, pastDue: 5 },
+  { type: 'pay', amount: { kind: 'share', of: 0.5 }, via: 'back-office' },
+  { type: 'clock', days: 3 },
   { type: 'reverse', pick: 'latest' },
 ]
 
@@ -128,16 +154,71 @@ function afterPayment(before: Balances, amount: number) {
 const pick = (b: Balances, parts: readonly (keyof Balances)[]) =>
   Object.fromEntries(parts.map((p) => [p, b[p]]))
 
+const isCharge = (kind: string) => (chargeKinds as readonly string[]).includes(kind)
+
+/**
+ * The penalty entries a clock move of `days` days must book (issue 18), worked out here day by day from the loan
+ * row and ledger before it and the configured terms, apart from the daily run's SQL: each day's interest first
+ * (the contract's accrual up to that day), then, on a day past the due date after the grace days and not charged
+ * yet, the days not charged at floor(owed × rate / 1e6) each, on the principal, interest and fees owed (not on
+ * penalties), cut to what the 100% lifetime cap leaves (every charge so far and the contract's interest to come).
+ */
+function penaltiesOfMove(prev: LoanSnapshot, days: number, terms: ServicingConfig['penalties']) {
+  const row = prev.row
+  const booked: { date: string; amount: number; days: number }[] = []
+  if (row.state !== 'active' || !row.startDate)
+    return { booked, penaltyThrough: row.penaltyThrough, total: 0 }
+  const rate = terms.enabled ? terms.ratePpmPerDay : 0
+  const principal = prev.booked.principal
+  let charges = prev.booked.interest + prev.booked.fees
+  let charged = prev.entries.filter((e) => isCharge(e.kind)).reduce((a, e) => a + e.amount, 0)
+  let interestBooked = prev.entries
+    .filter((e) => e.kind === 'interest_accrual')
+    .reduce((a, e) => a + e.amount, 0)
+  let accruedDays = row.accruedDays
+  let basis = row.accrualBasis
+  let penaltyThrough = row.penaltyThrough
+  for (let i = 1; i <= days; i++) {
+    const day = addDays(prev.statement.asOf, i)
+    const target = Math.max(
+      accruedDays,
+      Math.min(row.term, daysBetween(row.startDate, day) + 1 - row.heldDays),
+    )
+    const next = basis + BigInt(Math.max(0, principal)) * BigInt(target - accruedDays)
+    const interest = accruedForBasis(row, next) - accruedForBasis(row, basis)
+    accruedDays = target
+    basis = next
+    charges += interest
+    charged += interest
+    interestBooked += interest
+    if (day <= row.dueDate || rate === 0) continue
+    const first = addDays(row.dueDate, 1 + terms.graceDays)
+    const from = penaltyThrough && penaltyThrough >= first ? addDays(penaltyThrough, 1) : first
+    const n = daysBetween(from, day) + 1
+    if (n <= 0) continue
+    const owed = Math.max(0, principal) + Math.max(0, charges)
+    const toCome = target >= row.term ? 0 : Math.max(0, row.interest - interestBooked)
+    const room = Math.max(0, row.principal - charged - toCome)
+    const amount = Math.min(room, n * Math.floor((owed * rate) / 1_000_000))
+    penaltyThrough = day
+    if (amount > 0) booked.push({ date: day, amount, days: n })
+    charged += amount
+  }
+  return { booked, penaltyThrough, total: booked.reduce((a, b) => a + b.amount, 0) }
+}
+
 describe('loan servicing properties', () => {
   let t: TestApp
   let admin: string
   let bo: ReturnType<typeof backOffice>
+  let penaltyTerms: ServicingConfig['penalties']
   let keys = 0
   beforeAll(async () => {
     t = await createTestApp()
     await seedSmallPsgc(t)
     admin = await adminToken(t)
     bo = backOffice(t, admin)
+    penaltyTerms = (await servicingTerms(t.database.db)).servicing.penalties
   })
   afterAll(() => t?.close())
 
@@ -274,7 +355,10 @@ describe('loan servicing properties', () => {
               expect(s.booked.credit).toBe(prev.booked.credit + expected.overflow - refundedNow)
               const refundQueued =
                 queuedBefore || (expected.after.credit > 0 && (settles || prev.row.state === 'paid'))
-              if (action.via === 'back-office' && refundQueued) expect(s.booked.credit).toBe(0)
+              // The back office runs the refund job at once; it refunds only a paid loan's credit (a refund
+              // queued before a reversal reopened the loan fails, and the credit stays).
+              if (action.via === 'back-office' && refundQueued && s.row.state === 'paid')
+                expect(s.booked.credit).toBe(0)
               if (action.via === 'gateway') expect(refundedNow).toBe(0)
               if (refundedNow > 0) seen.add('refunded')
               if (expected.waived) seen.add('waived')
@@ -286,27 +370,53 @@ describe('loan servicing properties', () => {
                 adjacent: refundedNow === 0,
               })
             } else if (action.type === 'clock') {
-              const moved = await bo.clock(c, action.days)
+              const days =
+                action.pastDue === undefined
+                  ? action.days
+                  : Math.max(0, daysBetween(prev.statement.asOf, prev.row.dueDate) + action.pastDue)
+              const moved = await bo.clock(c, days)
               expect(moved.status).toBe(200)
-              expect(moved.body.data.daysRun).toBe(action.days)
-              expect(moved.body.data.clientToday).toBe(addDays(prev.statement.asOf, action.days))
+              expect(moved.body.data.daysRun).toBe(days)
+              expect(moved.body.data.clientToday).toBe(addDays(prev.statement.asOf, days))
               s = await snapshotOf(t, c, loanId)
               expect(s.statement.asOf).toBe(moved.body.data.clientToday)
-              // Only interest moves, by what accrued on the principal outstanding, and the servicing days booked it.
-              expect(pick(s.today, ['penalties', 'fees', 'principal', 'credit'])).toEqual(
-                pick(prev.today, ['penalties', 'fees', 'principal', 'credit']),
+              // Interest moves, by what accrued on the principal outstanding, and the servicing days booked it;
+              // past the due date and its grace days, the penalty the rules give, each day once; nothing else.
+              const penalties = penaltiesOfMove(prev, days, penaltyTerms)
+              expect(pick(s.today, ['fees', 'principal', 'credit'])).toEqual(
+                pick(prev.today, ['fees', 'principal', 'credit']),
               )
               expect(s.today.interest - prev.today.interest).toBe(s.totalAccrued - prev.totalAccrued)
+              const lastId = prev.entries.at(-1)?.id ?? 0
+              const fresh = s.entries.filter((e) => e.id > lastId)
+              expect(
+                fresh.filter((e) => e.kind === 'penalty').map((e) => [e.businessDate, e.part, e.amount]),
+                'penalties booked by the move',
+              ).toEqual(penalties.booked.map((p) => [p.date, 'penalties', p.amount]))
+              expect(fresh.every((e) => ['interest_accrual', 'penalty'].includes(e.kind))).toBe(true)
+              expect(s.today.penalties).toBe(prev.today.penalties + penalties.total)
+              expect(s.row.penaltyThrough).toBe(penalties.penaltyThrough)
+              if (penalties.total > 0) seen.add('penalty')
               expect(s.row.state).toBe(prev.row.state)
               if (s.row.state === 'active') {
-                expect(s.targetDays).toBe(Math.min(s.row.term, prev.targetDays + action.days))
-                expect(s.row.accruedDays).toBe(action.days > 0 ? s.targetDays : prev.row.accruedDays)
+                expect(s.targetDays).toBe(Math.min(s.row.term, prev.targetDays + days))
+                expect(s.row.accruedDays).toBe(days > 0 ? s.targetDays : prev.row.accruedDays)
                 expect(s.basisToday - prev.basisToday).toBe(
                   BigInt(prev.booked.principal) * BigInt(s.targetDays - prev.targetDays),
                 )
-                if (action.days > 0) expect(s.booked.interest).toBe(s.today.interest)
+                if (days > 0) {
+                  expect(s.booked.interest).toBe(s.today.interest)
+                  // The run's standing: overdue from the day after the due date (on its terms).
+                  const overdue = s.statement.asOf > s.row.dueDate
+                  expect(s.row).toMatchObject({
+                    servicedThrough: s.statement.asOf,
+                    standing: overdue ? 'overdue' : 'current',
+                    overdueSince: overdue ? addDays(s.row.dueDate, 1) : null,
+                  })
+                  if (overdue) seen.add('overdue')
+                }
               } else expect(s.totalAccrued).toBe(prev.totalAccrued)
-              if (action.days > 0) for (const b of before.values()) b.adjacent = false
+              if (days > 0) for (const b of before.values()) b.adjacent = false
             } else {
               const posted = prev.payments.filter((p) => p.status === 'posted')
               if (!posted.length) {
@@ -348,9 +458,16 @@ describe('loan servicing properties', () => {
                 expect(s.row.state).toBe(history.snapshot.row.state)
                 seen.add('restored exactly')
               } else if (history.onlyClock) {
-                // After clock moves only: the balances before it plus the interest accrued since.
-                expect(pick(s.today, ['penalties', 'fees', 'principal', 'credit'])).toEqual(
-                  pick(history.snapshot.today, ['penalties', 'fees', 'principal', 'credit']),
+                // After clock moves only: the balances before it plus the interest accrued since, and the
+                // penalties the moves booked (each checked against the rules when it was booked).
+                expect(pick(s.today, ['fees', 'principal', 'credit'])).toEqual(
+                  pick(history.snapshot.today, ['fees', 'principal', 'credit']),
+                )
+                const since = history.snapshot.entries.at(-1)?.id ?? 0
+                expect(s.today.penalties - history.snapshot.today.penalties).toBe(
+                  s.entries
+                    .filter((e) => e.kind === 'penalty' && e.id > since)
+                    .reduce((a, e) => a + e.amount, 0),
                 )
                 expect(s.today.interest - history.snapshot.today.interest).toBe(
                   s.totalAccrued - history.snapshot.totalAccrued,
@@ -363,7 +480,7 @@ describe('loan servicing properties', () => {
             invariants(s)
           }
         }),
-        { numRuns: RUNS, examples: [[walkthrough]] },
+        { numRuns: RUNS, examples: [[walkthrough]], ...replay },
       )
       // Not vacuous: the runs reached the interesting cases.
       for (const what of [
@@ -374,6 +491,8 @@ describe('loan servicing properties', () => {
         '409 refunded',
         'restored exactly',
         'restored plus interest',
+        'overdue',
+        'penalty',
       ])
         expect(seen).toContain(what)
     },

@@ -139,15 +139,31 @@ export async function serviceLockedLoans(
         case when st2.plan = 'scheduled'
           then least(st2.schedule_overdue, greatest(0, st2.principal_owed) + greatest(0, st2.charges_after))
           else greatest(0, st2.principal_owed) + greatest(0, st2.charges_after) end as overdue_amount,
+        greatest(0, st2.principal_owed) + greatest(0, st2.charges_after) as owed_amount,
         greatest(0, div(st2.principal::numeric * ${TOTAL_COST_CAP_BPS}::int, 10000)
           - (st2.charged + st2.schedule_due + st2.interest_due)
           - (case when st2.target_days >= st2.term then 0 else greatest(0, st2.interest - st2.interest_booked - st2.interest_due) end)
           - st2.schedule_to_come) as room
       from st2
     ),
+    -- On a schedule each day is charged on the instalments past due that day: a catch-up of several days must not
+    -- charge the days before an instalment's date on it. (On terms the days caught up are charged on today's amount,
+    -- which differs from each day's only by contract interest accrued past the due date: none unless a hold
+    -- pushed the accrual past it.)
     pen2 as (
       select pen.*,
-        least(pen.room, pen.penalty_days::numeric * div(pen.overdue_amount::numeric * ${rate}::int, 1000000))::bigint as penalty,
+        least(pen.room, case
+          when pen.penalty_days <= 0 then 0
+          when pen.plan = 'scheduled' and pen.penalty_days > 1 then (
+            select coalesce(sum(div(least(o.amount, pen.owed_amount)::numeric * ${rate}::int, 1000000)), 0)
+            from generate_series(0, pen.penalty_days - 1) as k(back)
+            cross join lateral (
+              select coalesce(sum(i.amount - i.paid_amount), 0) as amount
+              from schedule_instalment i
+              join payment_schedule s on s.id = i.schedule_id and s.status = 'active'
+              where i.loan_id = pen.id and i.due_date < pen.today - k.back and i.amount > i.paid_amount
+            ) o)
+          else pen.penalty_days::numeric * div(pen.overdue_amount::numeric * ${rate}::int, 1000000) end)::bigint as penalty,
         case when pen.should_overdue and not pen.standing = 'overdue' then 'OVERDUE'
           when not pen.should_overdue and pen.standing = 'overdue' then 'CAUGHT_UP' end as event
       from pen
