@@ -10,7 +10,9 @@
  *   (never on penalties: no penalty on a penalty), at a daily rate the configuration keeps at or below
  *   PENALTY_CAP_PPM_PER_DAY (5% / 30 days, rounded down), each day rounded down to the centavo;
  * - each day is charged once (`penaltyThrough` remembers the last one), so running a day twice adds nothing and a
- *   catch-up after downtime charges each missed day exactly once;
+ *   catch-up after downtime charges each missed day exactly once (the run goes day by day; where one run covers
+ *   several days of a schedule, the SQL sums each day on that day's overdue instalments, where `penaltyCharge`
+ *   here takes one amount for all the days it is given);
  * - the charge stops at the lifetime cap: what is left of it (`legalRoom`) bounds every charge, and once it is
  *   0 nothing more is ever charged (the "accrual that never stops" of other loan systems).
  */
