@@ -7,13 +7,15 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentReferenceOf } from '../../domain/payments/reference'
-import { daysBetween } from '../../domain/pricing/manila-date'
+import { daysBetween, manilaDate, manilaDayStart } from '../../domain/pricing/manila-date'
 import { debtForward, debtSaleLoan, loanWriteOff } from '../../server/db/schema-debt'
-import { outboxMessage } from '../../server/db/schema-identity'
+import { backOfficeUser, outboxMessage } from '../../server/db/schema-identity'
 import { loan } from '../../server/db/schema-lending'
-import { loanLedgerEntry, payment } from '../../server/db/schema-payments'
+import { loanLedgerEntry, payment, servicingJob } from '../../server/db/schema-payments'
 import { postPaidInBatch } from '../../server/services/payments/batch-posting'
+import { runServicingJobs } from '../../server/services/payments/jobs'
 import { balancesOfLoan } from '../../server/services/payments/loans'
+import { sellDebt } from '../../server/services/servicing/debt-sale'
 import { createTestApp } from '../support/app'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
@@ -110,10 +112,49 @@ describe('debt sale and write-off', () => {
   }
   const zero = { principal: 0, interest: 0, fees: 0, penalties: 0 }
 
+  /** An instant of today's Manila date at `hour` (the business day does not change; the hour decides the notice). */
+  const manilaHour = (hour: number) =>
+    new Date(manilaDayStart(manilaDate(new Date())).getTime() + hour * 3_600_000)
+  /**
+   * The sale service itself at that hour of today, Manila (the HTTP call would check the admin's session against
+   * the shifted clock too): what the back office's `POST /debt-sales` runs.
+   */
+  const sellAt = async (hour: number, loanIds: number[]) => {
+    const [user] = await db().select({ id: backOfficeUser.id }).from(backOfficeUser).limit(1)
+    return sellDebt({ ...t.deps, now: () => manilaHour(hour) }, user!.id, { agencyId, loanIds })
+  }
+  const noticesOf = async (c: SignedUp) =>
+    (
+      await db()
+        .select()
+        .from(outboxMessage)
+        .where(eq(outboxMessage.purpose, 'debt_sold'))
+        .orderBy(asc(outboxMessage.id))
+    ).filter((m) => m.recipient === c.phone || m.recipient === c.email)
+
+  it('a sale at night tells the client when the lawful hours begin (6 AM Manila), not before', async () => {
+    const { c, loanId } = await overdueClient()
+    const answer = await sellAt(23, [loanId])
+    expect(answer.sold).toHaveLength(1)
+    expect(await noticesOf(c)).toEqual([])
+    const [job] = await db()
+      .select()
+      .from(servicingJob)
+      .where(and(eq(servicingJob.kind, 'debt_sale_notice'), eq(servicingJob.subjectId, String(loanId))))
+    expect(job!.runAt.toISOString()).toBe(new Date(manilaHour(24 + 6)).toISOString())
+    // Before 6 AM nothing goes; at 6 AM the job sends the SMS and the e-mail.
+    await runServicingJobs({ ...t.deps, now: () => manilaHour(24 + 5) })
+    expect(await noticesOf(c)).toEqual([])
+    await runServicingJobs({ ...t.deps, now: () => manilaHour(24 + 6) })
+    expect((await noticesOf(c)).map((m) => m.channel).sort()).toEqual(['email', 'sms'])
+  })
+
   it('sells one overdue loan: status 9, receivables to 0 by entries, the client told and sent to the debt-sold page', async () => {
     const { c, loanId } = await overdueClient()
     const owed = await receivable(loanId)
-    const answer = await sell([loanId])
+    // In the lawful hours the notice goes at once.
+    const sold = await sellAt(10, [loanId])
+    const answer = { status: 200, body: { data: sold } }
     expect(answer.status).toBe(200)
     expect(answer.body.data.refused).toEqual([])
     expect(answer.body.data.sold).toHaveLength(1)

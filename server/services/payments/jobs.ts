@@ -18,8 +18,9 @@ import type { AppDeps } from '../../deps'
 import { PayoutUnavailableError } from '../../providers/payout'
 import { jobActor } from '../journey/journey'
 import { printedPhp } from '../lending/documents'
+import { sendDeferredSaleNotice } from '../servicing/debt-sale'
 import { sendDueReminders } from '../servicing/reminders'
-import { RECEIPT_JOB, REFUND_JOB, REMINDER_JOB } from './job-kinds'
+import { DEBT_SALE_NOTICE_JOB, RECEIPT_JOB, REFUND_JOB, REMINDER_JOB } from './job-kinds'
 import { balancesOfLoan, bookEntries, loanTransaction } from './loans'
 import { allocationOf } from './posting'
 import { runServicingDayOnce } from './servicing'
@@ -251,6 +252,7 @@ const runners: Record<string, (deps: JobDeps, job: Job) => Promise<void>> = {
   [REMINDER_JOB]: async (deps) => {
     await sendDueReminders(deps)
   },
+  [DEBT_SALE_NOTICE_JOB]: (deps, job) => sendDeferredSaleNotice(deps, Number(job.subjectId)),
 }
 
 async function runJob(deps: JobDeps, job: Job) {

@@ -20,17 +20,19 @@ import type { CollectionAgency, DebtForward, DebtSale, SoldDebt } from '../../..
 import { conflict, DomainError, notFound } from '../../../domain/errors'
 import { allocationOrder, type Balances } from '../../../domain/loan/ledger'
 import { advanceLoan, LOAN_MODEL_VERSION, type LoanEvent } from '../../../domain/loan/loan-lifecycle.machine'
+import { insideLawfulWindow, LAWFUL_FROM_HOUR, reminderSendAt } from '../../../domain/loan/reminders'
 import { loanNumberOf } from '../../../domain/payments/reference'
 import type { DbOrTx, Tx } from '../../db/client'
 import { collectionAgency, debtForward, debtSale, debtSaleLoan, loanWriteOff } from '../../db/schema-debt'
 import { client } from '../../db/schema-identity'
 import { loan } from '../../db/schema-lending'
-import { loanLedgerEntry, servicingAction } from '../../db/schema-payments'
+import { loanLedgerEntry, servicingAction, servicingJob } from '../../db/schema-payments'
 import { paymentSchedule } from '../../db/schema-servicing'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../journey/journey'
 import { printedPhp } from '../lending/documents'
 import { longDate } from '../lending/payout-notice'
+import { DEBT_SALE_NOTICE_JOB } from '../payments/job-kinds'
 import {
   accrueLocked,
   bookEntries,
@@ -234,7 +236,18 @@ export async function sellDebt(
     },
     'debt sale',
   )
-  for (const sold of outcome.sold) await notifySale(deps, sold.loanId, agency)
+  // Inside the lawful hours the notices go at once; outside them (SEC MC 18 s.2019: no collection contact
+  // before 6 AM or after 10 PM Manila) a job sends them when the window opens.
+  const now = deps.now()
+  if (insideLawfulWindow(now)) for (const sold of outcome.sold) await notifySale(deps, sold.loanId, agency)
+  else {
+    const at = reminderSendAt(now, LAWFUL_FROM_HOUR)
+    for (const sold of outcome.sold)
+      await db
+        .insert(servicingJob)
+        .values({ kind: DEBT_SALE_NOTICE_JOB, subjectId: String(sold.loanId), runAt: at, createdAt: now })
+        .onConflictDoNothing()
+  }
   return outcome
 }
 
@@ -244,6 +257,16 @@ export function saleNoticeText(f: { loanNumber: string; amount: number; soldOn: 
     `${longDate(f.soldOn)}. Please pay them from now on: ${f.agency.phone}, ${f.agency.email}. ` +
     'How to pay them: hiram.ph/profile/debt-sold. A payment that reaches Hiram by mistake is passed on to them.'
   )
+}
+
+/** The sale notice of a loan, deferred to the lawful hours (the servicing job DEBT_SALE_NOTICE_JOB). */
+export async function sendDeferredSaleNotice(deps: NoticeDeps, loanId: number) {
+  const [found] = await deps.database.db
+    .select({ agency: collectionAgency })
+    .from(debtSaleLoan)
+    .innerJoin(collectionAgency, eq(collectionAgency.id, debtSaleLoan.agencyId))
+    .where(eq(debtSaleLoan.loanId, loanId))
+  if (found) await notifySale(deps, loanId, found.agency)
 }
 
 /** The client's notice of a sale: SMS, then an e-mail copy; after the commit, at most once per loan. */
