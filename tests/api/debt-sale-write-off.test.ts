@@ -123,6 +123,12 @@ describe('debt sale and write-off', () => {
     const [user] = await db().select({ id: backOfficeUser.id }).from(backOfficeUser).limit(1)
     return sellDebt({ ...t.deps, now: () => manilaHour(hour) }, user!.id, { agencyId, loanIds })
   }
+  const receiptsOf = async (c: SignedUp) =>
+    await db()
+      .select()
+      .from(outboxMessage)
+      .where(and(eq(outboxMessage.purpose, 'payment_receipt'), eq(outboxMessage.recipient, c.phone)))
+      .orderBy(asc(outboxMessage.id))
   const noticesOf = async (c: SignedUp) =>
     (
       await db()
@@ -257,6 +263,13 @@ describe('debt sale and write-off', () => {
       .where(eq(debtForward.paymentId, first.body.data.id))
     expect(forward).toMatchObject({ status: 'pending', amount: 1_000_00, agencyId, loanId })
     expect((await loanRow(loanId)).state).toBe('sold_debt')
+    // The receipt says the payment goes on to the agency, and whom to pay now (no "remaining balance").
+    await runServicingJobs(t.deps)
+    const receipt = (await receiptsOf(c)).at(-1)!
+    expect(receipt.body).toMatch(
+      /we received PHP 1,000\.00 .* now belongs to Bantay Collections.* pass this payment on/,
+    )
+    expect(receipt.body).not.toMatch(/Remaining balance|fully paid/)
     const page = await call<{ paidToHiramAfterSale: { amount: number } }[]>(
       t,
       'GET',
@@ -345,6 +358,10 @@ describe('debt sale and write-off', () => {
     expect(recovered.reduce((a, e) => a + e.amount, 0)).toBe(700_00)
     expect(await balancesOfLoan(db(), loanId)).toEqual({ ...zero, credit: 0 })
     expect((await loanRow(loanId)).state).toBe('write_off')
+    await runServicingJobs(t.deps)
+    const receipt = (await receiptsOf(c)).at(-1)!
+    expect(receipt.body).toMatch(/we received PHP 700\.00 for loan .*\. Thank you\./)
+    expect(receipt.body).not.toMatch(/Remaining balance|fully paid/)
 
     expect((await reverse(paid.body.data.id)).status).toBe(200)
     expect(await balancesOfLoan(db(), loanId)).toEqual({ ...zero, credit: 0 })

@@ -11,8 +11,10 @@ import { loanNumberOf } from '../../../domain/payments/reference'
 import type { Db } from '../../db/client'
 import { errorForLog, errorSummary } from '../../db/errors'
 import { institution } from '../../db/schema'
+import { collectionAgency, debtSaleLoan } from '../../db/schema-debt'
 import { client } from '../../db/schema-identity'
 import { disbursementEntry } from '../../db/schema-journey'
+import { loan } from '../../db/schema-lending'
 import { creditRefund, loanLedgerEntry, payment, servicingJob } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import { PayoutUnavailableError } from '../../providers/payout'
@@ -111,6 +113,11 @@ export function receiptText(f: {
   return `Hiram: we received ${printedPhp(f.amount)} for loan ${f.loanNumber}${applied ? ` (${applied})` : ''}.${credit} ${remaining}`
 }
 
+/** The receipt of a payment that reached Hiram after the loan was sold (Civil Code Art. 1626). */
+export function soldDebtReceiptText(f: { amount: number; loanNumber: string; agency: string }): string {
+  return `Hiram: we received ${printedPhp(f.amount)} for loan ${f.loanNumber}. Your loan now belongs to ${f.agency}: we pass this payment on to them, and it counts as paid to them. Please pay them directly from now on: hiram.ph/profile/debt-sold.`
+}
+
 async function sendReceipt(deps: JobDeps, job: Job) {
   const db = deps.database.db
   const paymentId = Number(job.subjectId)
@@ -121,14 +128,31 @@ async function sendReceipt(deps: JobDeps, job: Job) {
     .where(eq(payment.id, paymentId))
   if (!row?.p.loanId || row.p.status !== 'posted') return
   const allocation = (await allocationOf(db, [paymentId])).get(paymentId) ?? {}
-  const balances = await balancesOfLoan(db, row.p.loanId)
-  const body = receiptText({
-    amount: row.p.amount,
-    loanNumber: loanNumberOf(row.p.loanId),
-    allocation,
-    remaining: outstandingOf(balances),
-    credit: allocation.credit ?? 0,
-  })
+  const [owner] = await db
+    .select({ state: loan.state, agency: collectionAgency.name })
+    .from(loan)
+    .leftJoin(debtSaleLoan, eq(debtSaleLoan.loanId, loan.id))
+    .leftJoin(collectionAgency, eq(collectionAgency.id, debtSaleLoan.agencyId))
+    .where(eq(loan.id, row.p.loanId))
+  const loanNumber = loanNumberOf(row.p.loanId)
+  // A sold loan's payment is passed on to the agency; a written-off loan's is a recovery (issue 18, ADR 0029):
+  // neither has a "remaining balance" in Hiram's books to report.
+  const body =
+    owner?.state === 'sold_debt'
+      ? soldDebtReceiptText({
+          amount: row.p.amount,
+          loanNumber,
+          agency: owner.agency ?? 'the collection agency',
+        })
+      : owner?.state === 'write_off'
+        ? `Hiram: we received ${printedPhp(row.p.amount)} for loan ${loanNumber}. Thank you.${(allocation.credit ?? 0) > 0 ? ` ${printedPhp(allocation.credit!)} is more than was owed: we will refund it to your payout account.` : ''}`
+        : receiptText({
+            amount: row.p.amount,
+            loanNumber,
+            allocation,
+            remaining: outstandingOf(await balancesOfLoan(db, row.p.loanId)),
+            credit: allocation.credit ?? 0,
+          })
   await deps.messaging.send(db, { channel: 'sms', recipient: row.phone, body, purpose: 'payment_receipt' })
   await deps.messaging
     .send(db, {

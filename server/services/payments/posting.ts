@@ -251,6 +251,7 @@ async function postToDefaulted(tx: Tx, locked: LoanRow, today: string, row: Paym
     if (credit > 0) await queueRefund(tx, locked, now)
   }
   await markPosted(tx, locked, row, today, now)
+  await queueJob(tx, RECEIPT_JOB, String(row.id), now)
   return { result: row.id, event: { type: 'PAYMENT_POSTED' as const } }
 }
 
