@@ -16,7 +16,7 @@ import { application, disbursement, lendingJob, loan } from '../../db/schema-len
 import { payment, servicingAction } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../journey/journey'
-import { AppStatus } from '../lending/applications'
+import { AppStatus, returnToLoan } from '../lending/applications'
 import { accrueLocked, loanTransaction } from './loans'
 import { postToLoan, receivePayment, reversePayment } from './posting'
 
@@ -172,7 +172,7 @@ export async function loanAction(
 ) {
   const now = deps.now()
   const by: Actor = { kind: 'back-office', id: userId, call: loanCalls[action] }
-  return loanTransaction(deps, loanId, by, now, async (tx, locked, today) => {
+  const result = await loanTransaction(deps, loanId, by, now, async (tx, locked, today) => {
     await record(tx, action, userId, now, { loanId }, reason)
     if (action === 'hold') {
       await accrueLocked(tx, locked, today, now)
@@ -224,11 +224,14 @@ export async function loanAction(
         ),
       )
     return {
-      result: null,
+      result: { clientId: locked.clientId, applicationId: locked.applicationId },
       event: { type: 'CANCELLED' as const },
       follow: { type: 'LOAN_CANCELLED' as const },
     }
   })
+  // A cancelled additional loan (ADR 0030) leaves the client's other loan running: back to My loan.
+  if (result) await returnToLoan(deps, result.clientId, result.applicationId, now)
+  return null
 }
 
 export async function loanStateView(db: DbOrTx, loanId: number) {
