@@ -9,6 +9,7 @@ import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import type { Contact } from '../../../domain/reference'
 import { useMessages } from '../../i18n/messages'
 import { useContacts } from '../../ui/errors/care-email'
+import { ContactList } from '../../ui/layout/contact-blocks'
 
 const collectionKeys: readonly Contact['key'][] = ['dc', 'dc1']
 
@@ -46,24 +47,7 @@ function CollectionContactsBlock() {
       ) : isError || !entries.length ? (
         <p>{t.unavailable}</p>
       ) : (
-        <dl className="contact-block__list">
-          {entries.map((entry) => (
-            <div key={entry.key} className="contact-block__row">
-              <dt className="contact-block__label">{entry.kind === 'tel' ? t.phone : t.email}</dt>
-              <dd>
-                <a href={entry.link} className="contact-block__link">
-                  {entry.display}
-                </a>
-              </dd>
-            </div>
-          ))}
-          {hours ? (
-            <div className="contact-block__row">
-              <dt className="contact-block__label">{t.hours}</dt>
-              <dd>{hours}</dd>
-            </div>
-          ) : null}
-        </dl>
+        <ContactList entries={entries} hours={hours} labels={t} />
       )}
       <p className="muted">{t.privacy}</p>
     </section>

@@ -10,6 +10,38 @@ const groupKeys: Record<Group, readonly Contact['key'][]> = {
   collection: ['dc', 'dc1'],
 }
 
+/** One group's contact entries (tel: and mailto: links) and its hours, as a definition list. */
+export function ContactList({
+  entries,
+  hours,
+  labels,
+}: {
+  entries: readonly Contact[]
+  hours: string | null | undefined
+  labels: { phone: string; email: string; hours: string }
+}) {
+  return (
+    <dl className="contact-block__list">
+      {entries.map((entry) => (
+        <div key={entry.key} className="contact-block__row">
+          <dt className="contact-block__label">{entry.kind === 'tel' ? labels.phone : labels.email}</dt>
+          <dd>
+            <a href={entry.link} className="contact-block__link">
+              {entry.display}
+            </a>
+          </dd>
+        </div>
+      ))}
+      {hours ? (
+        <div className="contact-block__row">
+          <dt className="contact-block__label">{labels.hours}</dt>
+          <dd>{hours}</dd>
+        </div>
+      ) : null}
+    </dl>
+  )
+}
+
 export interface ContactBlocksProps {
   /** h2 in the footer, h2 or h3 on a page, to keep the outline right. */
   headingLevel?: 2 | 3
@@ -76,24 +108,7 @@ export function ContactBlocks({
                 <span className="skeleton skeleton--short" />
               </div>
             ) : (
-              <dl className="contact-block__list">
-                {entries.map((entry) => (
-                  <div key={entry.key} className="contact-block__row">
-                    <dt className="contact-block__label">{entry.kind === 'tel' ? f.phone : f.email}</dt>
-                    <dd>
-                      <a href={entry.link} className="contact-block__link">
-                        {entry.display}
-                      </a>
-                    </dd>
-                  </div>
-                ))}
-                {hours ? (
-                  <div className="contact-block__row">
-                    <dt className="contact-block__label">{f.hours}</dt>
-                    <dd>{hours}</dd>
-                  </div>
-                ) : null}
-              </dl>
+              <ContactList entries={entries} hours={hours} labels={f} />
             )}
           </section>
         )
