@@ -27,6 +27,9 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS) || 3,
   retries: 0,
   timeout: 30_000,
+  // A lazy route's chunk and its first query can take more than the default 5 s on a loaded two-core CI box
+  // (a registration step once missed it by a little); assertions still fail fast when a thing never shows.
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://localhost:${port}`,
