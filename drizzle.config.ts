@@ -12,6 +12,9 @@ export default defineConfig({
     './server/db/schema-servicing.ts',
     './server/db/schema-collection.ts',
     './server/db/schema-debt.ts',
+    './server/db/schema-audit.ts',
+    './server/db/schema-approval.ts',
+    './server/db/schema-content.ts',
   ],
   out: './server/db/migrations',
 })

@@ -51,6 +51,7 @@ export const createLead = defineContract({
   summary: 'Create an affiliate lead; answers its id and the lead link path',
   tags: ['affiliate', 'back-office'],
   access: 'user',
+  permission: 'affiliates.leads',
   body: leadCreateSchema,
   /** 201. */
   response: v.object({

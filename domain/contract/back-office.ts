@@ -60,6 +60,7 @@ export const completeUserLogin = defineContract({
   summary: 'Complete a back-office login with the e-mailed code; trusts the device the login came from',
   tags: ['back-office'],
   access: 'user',
+  permission: 'session',
   mfaPending: true,
   body: codeBodySchema,
   response: v.object({ mfa: v.literal(false), user: backOfficeUserSchema }),
@@ -71,6 +72,7 @@ export const resendUserLoginCode = defineContract({
   summary: 'Send a new e-mail code for a pending back-office login',
   tags: ['back-office'],
   access: 'user',
+  permission: 'session',
   mfaPending: true,
   response: v.object({ sent: v.literal(true), nextCodeAt: v.string() }),
 })
@@ -81,6 +83,7 @@ export const getBackOfficeUser = defineContract({
   summary: 'A back-office user; each user may read their own record only',
   tags: ['back-office'],
   access: 'user',
+  permission: 'session',
   params: idParams,
   response: backOfficeUserSchema,
 })
@@ -91,6 +94,7 @@ export const refreshUserToken = defineContract({
   summary: 'A new back-office token for the same session',
   tags: ['back-office'],
   access: 'user',
+  permission: 'session',
   response: tokenRefreshedSchema,
 })
 
@@ -100,6 +104,7 @@ export const userLogout = defineContract({
   summary: 'End the back-office session on the server',
   tags: ['back-office'],
   access: 'user',
+  permission: 'session',
   mfaPending: true,
   response: loggedOutSchema,
 })
@@ -110,6 +115,7 @@ const outbox = defineContract({
   summary: 'Messages sent through the SMS and e-mail providers, newest first (x-* pagination headers)',
   tags: ['back-office'],
   access: 'user',
+  permission: 'outbox.read',
   paginated: true,
   query: v.object({
     recipient: v.optional(v.pipe(safeString(), v.trim(), v.toLowerCase(), v.maxLength(254))),
@@ -129,6 +135,7 @@ export const setClientStatus = defineContract({
   summary: 'Block (status 2) or unblock (status 1) a client; blocking ends every session of the client',
   tags: ['back-office'],
   access: 'user',
+  permission: 'clients.status',
   params: idParams,
   body: v.object({
     status: v.picklist([clientStatus.active, clientStatus.blocked], 'Must be 1 (active) or 2 (blocked).'),
@@ -142,6 +149,7 @@ export const issueSingleLink = defineContract({
   summary: 'Issue a one-time single-link (my-loan only) login token for a client; 72 hours, single use',
   tags: ['back-office'],
   access: 'user',
+  permission: 'clients.single-link',
   params: idParams,
   /** 201; `path` is the link to send the client (`/affiliate/sleeper-otp?lead_id=...`). */
   response: v.object({ leadId: v.string(), path: v.string(), expiresAt: v.string() }),

@@ -65,6 +65,7 @@ export const listCollectionAgencies = defineContract({
     'The collection agencies debt can be sold to (active and inactive), by name (x-* pagination headers)',
   tags: ['back-office'],
   access: 'user',
+  permission: 'debt.read',
   paginated: true,
   query: v.object(pagingQuery(100, 200)),
   response: v.array(collectionAgencySchema),
@@ -76,6 +77,7 @@ export const createCollectionAgency = defineContract({
   summary: 'Add a collection agency: its name, contacts and the payment instructions its debtors are given',
   tags: ['back-office'],
   access: 'user',
+  permission: 'agencies.manage',
   body: agencyBodySchema,
   response: collectionAgencySchema,
 })
@@ -87,6 +89,7 @@ export const listDefaultCandidates = defineContract({
     'Loans the back office may sell (active and overdue) or write off (overdue, or on hold), oldest overdue first',
   tags: ['back-office'],
   access: 'user',
+  permission: 'debt.read',
   query: v.object(pagingQuery(100, 500)),
   paginated: true,
   response: v.array(defaultCandidateSchema),
@@ -99,6 +102,7 @@ export const sellDebt = defineContract({
     'Sell overdue loans (1 to 500) to a collection agency: each loan is sold (status 9, its receivables booked to 0, the client notified) or refused on its own',
   tags: ['back-office'],
   access: 'user',
+  permission: 'debt.sell',
   body: v.object({
     agencyId: idNumber(),
     loanIds: v.pipe(
@@ -118,6 +122,7 @@ const salesList = defineContract({
     'The debt sales, newest first, with their loans and what each owed at the sale (x-* pagination headers)',
   tags: ['back-office'],
   access: 'user',
+  permission: 'debt.read',
   paginated: true,
   query: v.object(pagingQuery(20, 100)),
   response: v.array(debtSaleSchema),
@@ -131,6 +136,7 @@ const forwardsList = defineContract({
     'Payments that reached Hiram after their loan was sold, owed to the agency (Civil Code Art. 1626), newest first',
   tags: ['back-office'],
   access: 'user',
+  permission: 'debt.read',
   paginated: true,
   query: v.object({
     ...pagingQuery(50, 200),
@@ -146,6 +152,7 @@ export const markDebtForwarded = defineContract({
   summary: 'Record that a payment owed to the agency was paid over to it',
   tags: ['back-office'],
   access: 'user',
+  permission: 'debt.forward',
   params: v.object({ id: idString() }),
   response: debtForwardSchema,
 })
@@ -157,6 +164,7 @@ export const writeOffLoan = defineContract({
     'Write a loan off as a loss with a reason (overdue, or on hold): status 10, what it owed leaves the books by ledger entries; later payments are recoveries',
   tags: ['back-office'],
   access: 'user',
+  permission: 'loans.write-off',
   params: v.object({ id: idString() }),
   body: v.object({ reason }),
   response: writeOffResultSchema,

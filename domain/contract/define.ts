@@ -10,6 +10,7 @@
  * schemas, which only the server and the OpenAPI document read (scripts/vite-strip-contract-docs.ts).
  */
 import type * as v from 'valibot'
+import type { Permission } from '../back-office/roles'
 
 export type AnySchema = v.GenericSchema
 
@@ -41,6 +42,11 @@ export interface Contract<
   tags: readonly string[]
   /** Who may call it: anyone, a logged-in client, or a back-office user. */
   access: 'public' | 'client' | 'user'
+  /**
+   * A back-office route's permission (domain/back-office/roles.ts), checked on every call against the user's
+   * roles. A `user` route without one is refused to everybody (tests/api/back-office-roles.test.ts lists them).
+   */
+  permission?: Permission
   /** A private client route a single-link (my-loan only) session may call. */
   singleLink?: boolean
   /** A private route callable while the second factor is pending. */

@@ -20,6 +20,7 @@ export const getBackOfficeClientOffer = defineContract({
   summary: 'Back office: the offer a given client would get',
   tags: ['pricing', 'back-office'],
   access: 'user',
+  permission: 'offers.read',
   params: v.object({ id: idString(undefined, 'The id must be a number.') }),
   query: v.object({
     finance_type: v.optional(v.picklist(['stl']), 'stl'),
@@ -38,6 +39,7 @@ export const getLendingConfig = defineContract({
     'Back office: the calculator limits, the pricing parameters, the servicing rules (extension window, schedule offers, penalties, reminders) and the repeat-limit growth in force',
   tags: ['config', 'back-office'],
   access: 'user',
+  permission: 'config.read',
   response: v.object({
     calculator: calculatorConfigSchema,
     pricing: pricingConfigShapeSchema,
@@ -53,6 +55,7 @@ export const saveConfig = defineContract({
     'Back office: save the calculator, pricing, servicing or limits document; refused (422) when any offer could break a legal cap or a value is out of range',
   tags: ['config', 'back-office'],
   access: 'user',
+  permission: 'config.change',
   params: v.object({ key: v.picklist(['calculator', 'pricing', 'servicing', 'limits']) }),
   body: v.object({
     value: v.unknown(),

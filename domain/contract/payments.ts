@@ -297,6 +297,7 @@ export const moveSandboxClock = defineContract({
     'Sandbox: move the business clock forward by whole days, for the instance or one client; runs every servicing day skipped, then answers',
   tags: ['sandbox'],
   access: 'user',
+  permission: 'sandbox',
   body: v.object({
     days: v.pipe(
       v.number('Days must be a number.'),
@@ -316,6 +317,7 @@ export const sendSandboxPayment = defineContract({
     'Sandbox: make a payment arrive at a channel; the sandbox gateway sends its signed webhook to our endpoint (retried with backoff)',
   tags: ['sandbox'],
   access: 'user',
+  permission: 'sandbox',
   body: v.object({ reference: referenceInput, amount: centavos, channel: channelSchema }),
   response: v.object({
     chargeId: v.string(),
@@ -335,6 +337,7 @@ const paymentsList = defineContract({
     'Payments, newest first, filtered by received date (Manila days), channel, status, reference (x-* pagination headers)',
   tags: ['back-office'],
   access: 'user',
+  permission: 'payments.read',
   paginated: true,
   query: v.object({
     from: v.optional(isoDate),
@@ -355,6 +358,7 @@ export const postManualPayment = defineContract({
     'Post a payment by hand (a deposit slip, a counter report): to the loan of the reference; the idempotency key makes a repeat post nothing',
   tags: ['back-office'],
   access: 'user',
+  permission: 'payments.post',
   body: v.object({
     reference: referenceInput,
     amount: centavos,
@@ -374,6 +378,7 @@ export const assignPayment = defineContract({
   summary: 'Assign an unmatched payment to a loan by hand; it is then posted to it',
   tags: ['back-office'],
   access: 'user',
+  permission: 'payments.post',
   params: v.object({ id: idString() }),
   body: v.object({ loanId: idNumber(), reason }),
   response: backOfficePaymentSchema,
@@ -386,6 +391,7 @@ export const reversePayment = defineContract({
     'Reverse a posted payment with a reason (a chargeback, a bounced deposit): compensating entries; a paid loan reopens',
   tags: ['back-office'],
   access: 'user',
+  permission: 'payments.reverse',
   params: v.object({ id: idString() }),
   body: v.object({ reason }),
   response: backOfficePaymentSchema,
@@ -398,6 +404,7 @@ const loanAction = (action: 'hold' | 'release' | 'cancel', summary: string) =>
     summary,
     tags: ['back-office'],
     access: 'user',
+    permission: action === 'cancel' ? 'loans.cancel' : 'loans.hold',
     params: v.object({ id: idString() }),
     body: v.object({ reason }),
     response: v.object({ loanId: v.number(), state: v.string(), status: v.number() }),
@@ -419,5 +426,6 @@ export const reconcilePayments = defineContract({
   summary: "Compare the gateway's paid payments with our postings now and post what a lost webhook missed",
   tags: ['back-office'],
   access: 'user',
+  permission: 'payments.post',
   response: v.object({ checked: v.number(), posted: v.number() }),
 })

@@ -4,6 +4,7 @@
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
+import { mayDo, type Permission } from '../../domain/back-office/roles'
 import { DomainError } from '../../domain/errors'
 import { clientStatus } from '../../domain/journey/routing'
 import { backOfficeUser, client, session } from '../db/schema-identity'
@@ -15,6 +16,10 @@ export interface Principal {
   type: SubjectType
   id: number
   singleLink: boolean
+  /** A back-office user's roles (domain/back-office/roles.ts); empty for a client. */
+  roles: string[]
+  /** sha256 of the device id the session was opened from, for the audit trail. */
+  deviceHash: string | null
 }
 
 export const CLIENT_BLOCKED = clientStatus.blocked
@@ -23,12 +28,21 @@ const unauthorized = (message = 'Authentication required.') =>
   new DomainError('unauthenticated', 'unauthorized', message)
 const forbidden = (message: string) => new DomainError('forbidden', 'forbidden', message)
 
+/** A back-office user whose roles do not hold the route's permission: a 403 the route layer audits. */
+export class RoleNotAllowed extends DomainError {
+  constructor(readonly principal: Principal) {
+    super('forbidden', 'roleNotAllowed', 'Your role does not allow this action.')
+  }
+}
+
 export interface AccessRule {
   access: 'client' | 'user'
   /** Reachable by a single-link (my-loan only) session. */
   singleLink?: boolean
   /** Reachable while the second factor is still pending (the call that completes it). */
   mfaPending?: boolean
+  /** A back-office route's permission; a back-office route without one is refused to everybody. */
+  permission?: Permission
 }
 
 export async function authenticate(c: Context<AppEnv>, rule: AccessRule): Promise<Principal> {
@@ -49,6 +63,7 @@ export async function authenticate(c: Context<AppEnv>, rule: AccessRule): Promis
       subjectId: session.subjectId,
       mfaPending: session.mfaPending,
       singleLink: session.singleLink,
+      deviceHash: session.deviceHash,
     })
     .from(session)
     .where(
@@ -70,13 +85,28 @@ export async function authenticate(c: Context<AppEnv>, rule: AccessRule): Promis
       .where(eq(client.id, row.subjectId))
     if (!owner) throw unauthorized('The session has ended.')
     if (owner.status === CLIENT_BLOCKED) throw forbidden('The account is blocked.')
-  } else {
-    const [user] = await db
-      .select({ active: backOfficeUser.active })
-      .from(backOfficeUser)
-      .where(eq(backOfficeUser.id, row.subjectId))
-    if (!user) throw unauthorized('The session has ended.')
-    if (!user.active) throw forbidden('The account is disabled.')
+    return { ...principalOf(row, claims.type), roles: [] }
   }
-  return { sessionId: row.id, type: claims.type, id: row.subjectId, singleLink: row.singleLink }
+  const [user] = await db
+    .select({ active: backOfficeUser.active, roles: backOfficeUser.roles })
+    .from(backOfficeUser)
+    .where(eq(backOfficeUser.id, row.subjectId))
+  if (!user) throw unauthorized('The session has ended.')
+  if (!user.active) throw forbidden('The account is disabled.')
+  const principal = { ...principalOf(row, claims.type), roles: user.roles }
+  if (!rule.permission || !mayDo(user.roles, rule.permission)) throw new RoleNotAllowed(principal)
+  return principal
+}
+
+function principalOf(
+  row: { id: string; subjectId: number; singleLink: boolean; deviceHash: string | null },
+  type: SubjectType,
+) {
+  return {
+    sessionId: row.id,
+    type,
+    id: row.subjectId,
+    singleLink: row.singleLink,
+    deviceHash: row.deviceHash,
+  }
 }

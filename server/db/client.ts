@@ -15,7 +15,10 @@ import { DatabaseConnectError } from './errors'
 import { lockDataDir } from './lock'
 import * as referenceSchema from './schema'
 import * as affiliateSchema from './schema-affiliate'
+import * as approvalSchema from './schema-approval'
+import * as auditSchema from './schema-audit'
 import * as collectionSchema from './schema-collection'
+import * as contentSchema from './schema-content'
 import * as debtSchema from './schema-debt'
 import * as identitySchema from './schema-identity'
 import * as journeySchema from './schema-journey'
@@ -33,6 +36,9 @@ const schema = {
   ...servicingSchema,
   ...collectionSchema,
   ...debtSchema,
+  ...auditSchema,
+  ...approvalSchema,
+  ...contentSchema,
 }
 
 export type Schema = typeof schema

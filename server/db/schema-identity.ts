@@ -70,12 +70,21 @@ export const backOfficeUser = pgTable(
     id: id(),
     email: text('email').notNull(),
     name: text('name').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    roles: text('roles').array().notNull().default(sql`ARRAY['admin']::text[]`),
+    /** Null until an invited user accepts the invitation and chooses one. */
+    passwordHash: text('password_hash'),
+    /** domain/back-office/roles.ts; the permissions are the union of the roles'. */
+    roles: text('roles').array().notNull().default(sql`ARRAY[]::text[]`),
     active: boolean('active').notNull().default(true),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** sha256 of the one-time invitation token, until it is used or expires. */
+    inviteTokenHash: text('invite_token_hash'),
+    inviteExpiresAt: ts('invite_expires_at'),
+    invitedBy: bigint('invited_by', { mode: 'number' }),
   },
-  (t) => [uniqueIndex('back_office_user_email_uq').on(t.email)],
+  (t) => [
+    uniqueIndex('back_office_user_email_uq').on(t.email),
+    uniqueIndex('back_office_user_invite_uq').on(t.inviteTokenHash),
+  ],
 )
 
 /** A server-side session behind every token: logout, password change and blocking revoke it. */

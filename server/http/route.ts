@@ -8,7 +8,8 @@ import * as v from 'valibot'
 import type { AnyContract, HandlerInput } from '../../domain/contract/define'
 import { toViolations } from '../../domain/contract/wire'
 import { UNSAFE_TEXT_MESSAGE, unsafeValuePaths } from '../../domain/safe-text'
-import { authenticate } from '../auth/authenticate'
+import { authenticate, RoleNotAllowed } from '../auth/authenticate'
+import { type AuditActor, auditCall, noteInput, recordRefusal, redact } from '../services/audit/audit'
 import { assertDeclaredLength, JSON_BODY_LIMIT, readLimitedText } from './body-limit'
 import type { AppEnv } from './context'
 import { type Violation, validationFailed } from './errors'
@@ -86,7 +87,15 @@ const noViolations = { value: undefined, violations: [] as Violation[] }
  * every violation is answered at once. Only what the route declares is read (parsing a query costs every
  * request), and nothing is awaited that need not be: this runs on every request, the offer most of all.
  */
-function handlerOf({ contract: route, handler, replay }: AnyRoute): Handler {
+function handlerOf({ contract: route, handler: handle, replay }: AnyRoute): Handler {
+  // A back-office write's audit entry carries the input as validated and the row it touches, read before it runs.
+  const writes = route.access === 'user' && route.method !== 'get'
+  const handler: AnyRoute['handler'] = writes
+    ? async (c, input) => {
+        await noteInput(c.get('deps').database.db, route.path, input as Record<string, unknown>)
+        return handle(c, input)
+      }
+    : handle
   const validated = (c: Context<AppEnv>, rawParams: () => Record<string, string>, rawBody?: unknown) => {
     const params = route.params ? parse(route.params, rawParams(), 'params') : noViolations
     const query = route.query ? parse(route.query, queryOf(c.req.url), 'query') : noViolations
@@ -134,12 +143,56 @@ function handlerOf({ contract: route, handler, replay }: AnyRoute): Handler {
       return withBody(c, rawParams)
     }
   }
-  const access = { access: route.access, singleLink: route.singleLink, mfaPending: route.mfaPending }
+  const access = {
+    access: route.access,
+    singleLink: route.singleLink,
+    mfaPending: route.mfaPending,
+    permission: route.permission,
+  }
   return async (c, rawParams) => {
     c.set('route', route.path)
     bounded(c)
-    c.set('principal', await authenticate(c, access))
-    return withBody(c, rawParams)
+    try {
+      c.set('principal', await authenticate(c, access))
+    } catch (error) {
+      if (error instanceof RoleNotAllowed) {
+        c.set('principal', error.principal)
+        await recordRefusal(c.get('deps').database.db, actorOf(c, route, { params: rawParams() }))
+      }
+      throw error
+    }
+    if (!writes) return withBody(c, rawParams)
+    // Every back-office write leaves an audit entry, done or failed (server/services/audit/audit.ts).
+    const answerOf = async (response: Response) =>
+      route.answer === 'binary'
+        ? null
+        : (
+            (await response
+              .clone()
+              .json()
+              .catch(() => null)) as { data?: unknown } | null
+          )?.data
+    return auditCall(
+      c.get('deps').database.db,
+      actorOf(c, route, { params: rawParams() }),
+      async () => withBody(c, rawParams),
+      answerOf,
+    )
+  }
+}
+
+/** Who makes a back-office call and with what input, for its audit entry. */
+function actorOf(c: Context<AppEnv>, route: AnyContract, request: Record<string, unknown>): AuditActor {
+  const principal = c.get('principal')
+  const pattern = route.path.replace(/:(\w+)/g, '{$1}')
+  return {
+    userId: principal.id,
+    sessionId: principal.sessionId,
+    deviceHash: principal.deviceHash,
+    call: `${route.method.toUpperCase()} /web${pattern}`,
+    permission: route.permission ?? 'none',
+    requestId: c.get('requestId') ?? null,
+    request: redact(request) as Record<string, unknown>,
   }
 }
 

@@ -82,7 +82,7 @@ describe('back-office identity', () => {
         { token: pending },
       )
       expect(done.status).toBe(200)
-      expect(done.body.data.user).toMatchObject({ email: DEFAULT_ADMIN_EMAIL, roles: ['admin'] })
+      expect(done.body.data.user).toMatchObject({ email: DEFAULT_ADMIN_EMAIL, roles: ['administrator'] })
       admin = tokenOf(done)
       adminId = done.body.data.user.id
 
@@ -125,7 +125,7 @@ describe('back-office identity', () => {
         id: adminId,
         email: DEFAULT_ADMIN_EMAIL,
         name: 'Administrator',
-        roles: ['admin'],
+        roles: ['administrator'],
         active: true,
       })
       const [other] = await t.database.db

@@ -27,7 +27,7 @@ describe('offers and promo codes', () => {
     clientId = c!.id
     const [u] = await db
       .insert(backOfficeUser)
-      .values({ email: 'ops@hiram.local', name: 'Ops', passwordHash: 'x' })
+      .values({ email: 'ops@hiram.local', name: 'Ops', passwordHash: 'x', roles: ['administrator'] })
       .returning()
     clientToken = (await openSession(db, t.secrets.jwtSecret, { type: 'client', id: c!.id }, new Date()))
       .token

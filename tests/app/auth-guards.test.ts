@@ -31,7 +31,7 @@ const tokens = {
 }
 const users: Record<string, AuthUser> = {
   client: { id: 7, email: 'ana@example.ph', firstName: 'Ana' },
-  user: { id: 1, email: 'admin@hiram.local', name: 'Admin', roles: ['admin'] },
+  user: { id: 1, email: 'admin@hiram.local', name: 'Admin', roles: ['administrator'] },
 }
 
 const stops: (() => void)[] = []

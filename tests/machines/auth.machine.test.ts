@@ -75,7 +75,7 @@ const tokenName = (token: string | null) =>
 const users: Record<string, AuthUser> = {
   ana: { id: 7, email: 'ana@example.ph', firstName: 'Ana', status: 1 },
   anaRenamed: { id: 7, email: 'ana@example.ph', firstName: 'Ana Maria', status: 1 },
-  admin: { id: 1, email: 'admin@hiram.local', name: 'Admin', roles: ['admin'] },
+  admin: { id: 1, email: 'admin@hiram.local', name: 'Admin', roles: ['administrator'] },
 }
 
 const modelEvents = listModelEvents(authMachine)

@@ -14,6 +14,7 @@ import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { referenceRoutes } from './reference'
 import { servicingRoutes } from './servicing'
+import { staffRoutes } from './staff'
 import { uploadRoutes } from './uploads'
 import { verificationRoutes } from './verification'
 
@@ -34,6 +35,7 @@ export const allRoutes: AnyRoute[] = [
   ...paymentRoutes,
   ...servicingRoutes,
   ...debtRoutes,
+  ...staffRoutes,
   ...paymentGatewayRoutes,
   ...healthRoutes,
 ]

@@ -31,7 +31,12 @@ export async function seedFirstUser(db: Db, user: SeedUser): Promise<boolean> {
   const passwordHash = await hashPassword(user.password)
   const inserted = await db
     .insert(backOfficeUser)
-    .values({ email: user.email.trim().toLowerCase(), name: user.name ?? 'Administrator', passwordHash })
+    .values({
+      email: user.email.trim().toLowerCase(),
+      name: user.name ?? 'Administrator',
+      passwordHash,
+      roles: ['administrator'],
+    })
     .onConflictDoNothing()
     .returning({ id: backOfficeUser.id })
   return inserted.length > 0

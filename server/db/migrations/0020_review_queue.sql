@@ -1,0 +1,2 @@
+-- Issue 19: placeholder, filled by the work that owns this migration.
+SELECT 1;
