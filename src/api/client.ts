@@ -1,7 +1,8 @@
 /**
  * The one HTTP client of the app. It adds the bearer token, keeps the token the server sends back in the
  * Authorization header, unwraps the `{ success, data, response }` envelope and maps failures:
- * 500+ -> full-page error, 401/403 -> logout, 4xx -> ApiError with field violations for the form.
+ * 500+ -> full-page error, 401/403 -> logout (except a back-office role's refusal of one action), 4xx -> ApiError
+ * with field violations for the form.
  */
 import { FetchError, ofetch } from 'ofetch'
 import {
@@ -97,7 +98,9 @@ export function createApiClient(hooks: ApiHooks) {
     const status = error.response?.status ?? 500
     const body = error.data as Envelope<unknown> | undefined
     if (status >= 500 && !quiet) hooks.onServerFailure(status, fullPath)
-    else if (status === 401 || status === 403) hooks.onUnauthorized(status, fullPath)
+    // A back-office role refused one action (403 roleNotAllowed): the session is fine, the screen says so.
+    else if ((status === 401 || status === 403) && body?.response?.code !== 'roleNotAllowed')
+      hooks.onUnauthorized(status, fullPath)
     return new ApiError(
       status,
       fullPath,

@@ -22,6 +22,8 @@ const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
   ['/documents/terms', ['legal']],
   ['/documents/policy', ['legal']],
   ['/admin', ['admin']],
+  // Accepting a back-office invitation (issue 19): outside /admin, since the person has no session yet.
+  ['/admin-invitation', ['admin']],
 ]
 
 /** The route bundles the page at `pathname` reads; the root route loads them before the page renders. */

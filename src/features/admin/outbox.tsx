@@ -54,7 +54,7 @@ export function Outbox() {
           // and a screen reader says what it is (WCAG 2.1.1, axe scrollable-region-focusable).
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
           <section className="table-scroll" aria-label={m.outbox.tableLabel} tabIndex={0}>
-            <table>
+            <table className="table--stack">
               <caption className="visually-hidden">{m.outbox.title}</caption>
               <thead>
                 <tr>
@@ -67,10 +67,10 @@ export function Outbox() {
               <tbody>
                 {items.map((message) => (
                   <tr key={message.id}>
-                    <td>{manilaDateTime(message.createdAt)}</td>
-                    <td>{message.recipient}</td>
-                    <td>{message.channel}</td>
-                    <td>
+                    <td data-label={m.outbox.sentAt}>{manilaDateTime(message.createdAt)}</td>
+                    <td data-label={m.outbox.to}>{message.recipient}</td>
+                    <td data-label={m.outbox.channel}>{message.channel}</td>
+                    <td data-label={m.outbox.message}>
                       {message.subject ? <strong>{message.subject}: </strong> : null}
                       {message.body}
                     </td>
