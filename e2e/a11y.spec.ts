@@ -23,6 +23,7 @@ const visitorRoutes = [
   ...publicRoutes,
   ...slugRoutes,
   '/affiliate/sleeper-otp',
+  '/admin-invitation',
   '/registration',
   '/no-such-page',
 ]
@@ -62,7 +63,17 @@ const profileRoutes = [
   '/profile/rollover',
 ]
 
-const adminRoutes = ['/admin', '/admin/router', '/admin/payments']
+const adminRoutes = [
+  '/admin',
+  '/admin/router',
+  '/admin/payments',
+  '/admin/debts',
+  '/admin/clients',
+  '/admin/config',
+  '/admin/content',
+  '/admin/users',
+  '/admin/audit',
+]
 
 /**
  * Rules whose findings issue 13 named, failed whatever axe's impact: content outside landmarks (the

@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AboutRouteImport } from './routes/about'
 import { Route as AdminRouteRouteImport } from './routes/admin/route'
+import { Route as AdminInvitationRouteImport } from './routes/admin-invitation'
 import { Route as ApplicationRouteRouteImport } from './routes/application/route'
 import { Route as ContactRouteImport } from './routes/contact'
 import { Route as FaqRouteImport } from './routes/faq'
@@ -24,9 +25,14 @@ import { Route as PromoRouteImport } from './routes/promo'
 import { Route as RecoverRouteImport } from './routes/recover'
 import { Route as RegistrationRouteRouteImport } from './routes/registration/route'
 import { Route as AdminIndexRouteImport } from './routes/admin/index'
+import { Route as AdminAuditRouteImport } from './routes/admin/audit'
+import { Route as AdminClientsRouteImport } from './routes/admin/clients'
+import { Route as AdminConfigRouteImport } from './routes/admin/config'
+import { Route as AdminContentRouteImport } from './routes/admin/content'
 import { Route as AdminDebtsRouteImport } from './routes/admin/debts'
 import { Route as AdminPaymentsRouteImport } from './routes/admin/payments'
 import { Route as AdminRouterRouteImport } from './routes/admin/router'
+import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as AffiliateSleeperOtpRouteImport } from './routes/affiliate/sleeper-otp'
 import { Route as ApplicationAcceptedRouteImport } from './routes/application/accepted'
 import { Route as ApplicationAcceptedCashRouteImport } from './routes/application/accepted-cash'
@@ -60,6 +66,7 @@ import { Route as RegistrationReferenceRouteImport } from './routes/registration
 import { Route as RegistrationSummaryRouteImport } from './routes/registration/summary'
 import { Route as RepayIndexRouteImport } from './routes/repay/index'
 import { Route as RepayBankTransferRouteImport } from './routes/repay/bank-transfer'
+import { Route as AdminClientsIdRouteImport } from './routes/admin/clients_.$id'
 import { Route as ProfileRolloverChar123IdChar125RouteImport } from './routes/profile/rollover/{-$id}'
 import { Route as RepayEwalletsIndexRouteImport } from './routes/repay/ewallets/index'
 import { Route as RepayEwalletsSlugRouteImport } from './routes/repay/ewallets/$slug'
@@ -80,6 +87,11 @@ const AboutRoute = AboutRouteImport.update({
 const AdminRouteRoute = AdminRouteRouteImport.update({
   id: '/admin',
   path: '/admin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminInvitationRoute = AdminInvitationRouteImport.update({
+  id: '/admin-invitation',
+  path: '/admin-invitation',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ApplicationRouteRoute = ApplicationRouteRouteImport.update({
@@ -142,6 +154,26 @@ const AdminIndexRoute = AdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AdminRouteRoute,
 } as any)
+const AdminAuditRoute = AdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminClientsRoute = AdminClientsRouteImport.update({
+  id: '/clients',
+  path: '/clients',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminConfigRoute = AdminConfigRouteImport.update({
+  id: '/config',
+  path: '/config',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminContentRoute = AdminContentRouteImport.update({
+  id: '/content',
+  path: '/content',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
 const AdminDebtsRoute = AdminDebtsRouteImport.update({
   id: '/debts',
   path: '/debts',
@@ -155,6 +187,11 @@ const AdminPaymentsRoute = AdminPaymentsRouteImport.update({
 const AdminRouterRoute = AdminRouterRouteImport.update({
   id: '/router',
   path: '/router',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminUsersRoute = AdminUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
   getParentRoute: () => AdminRouteRoute,
 } as any)
 const AffiliateSleeperOtpRoute = AffiliateSleeperOtpRouteImport.update({
@@ -326,6 +363,11 @@ const RepayBankTransferRoute = RepayBankTransferRouteImport.update({
   path: '/repay/bank-transfer',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminClientsIdRoute = AdminClientsIdRouteImport.update({
+  id: '/clients_/$id',
+  path: '/clients/$id',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
 const ProfileRolloverChar123IdChar125Route =
   ProfileRolloverChar123IdChar125RouteImport.update({
     id: '/rollover/{-$id}',
@@ -366,6 +408,7 @@ export interface FileRoutesByFullPath {
   '/profile': typeof ProfileRouteRouteWithChildren
   '/registration': typeof RegistrationRouteRouteWithChildren
   '/about': typeof AboutRoute
+  '/admin-invitation': typeof AdminInvitationRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
   '/flow': typeof FlowRoute
@@ -374,9 +417,14 @@ export interface FileRoutesByFullPath {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/audit': typeof AdminAuditRoute
+  '/admin/clients': typeof AdminClientsRoute
+  '/admin/config': typeof AdminConfigRoute
+  '/admin/content': typeof AdminContentRoute
   '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
+  '/admin/users': typeof AdminUsersRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
   '/application/accepted-cash': typeof ApplicationAcceptedCashRoute
@@ -411,6 +459,7 @@ export interface FileRoutesByFullPath {
   '/profile/': typeof ProfileIndexRoute
   '/registration/': typeof RegistrationIndexRoute
   '/repay/': typeof RepayIndexRoute
+  '/admin/clients/$id': typeof AdminClientsIdRoute
   '/profile/rollover/{-$id}': typeof ProfileRolloverChar123IdChar125Route
   '/repay/ewallets/$slug': typeof RepayEwalletsSlugRoute
   '/repay/payment-centers/$slug': typeof RepayPaymentCentersSlugRoute
@@ -422,6 +471,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/application': typeof ApplicationRouteRouteWithChildren
   '/about': typeof AboutRoute
+  '/admin-invitation': typeof AdminInvitationRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
   '/flow': typeof FlowRoute
@@ -430,9 +480,14 @@ export interface FileRoutesByTo {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/audit': typeof AdminAuditRoute
+  '/admin/clients': typeof AdminClientsRoute
+  '/admin/config': typeof AdminConfigRoute
+  '/admin/content': typeof AdminContentRoute
   '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
+  '/admin/users': typeof AdminUsersRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
   '/application/accepted-cash': typeof ApplicationAcceptedCashRoute
@@ -467,6 +522,7 @@ export interface FileRoutesByTo {
   '/profile': typeof ProfileIndexRoute
   '/registration': typeof RegistrationIndexRoute
   '/repay': typeof RepayIndexRoute
+  '/admin/clients/$id': typeof AdminClientsIdRoute
   '/profile/rollover/{-$id}': typeof ProfileRolloverChar123IdChar125Route
   '/repay/ewallets/$slug': typeof RepayEwalletsSlugRoute
   '/repay/payment-centers/$slug': typeof RepayPaymentCentersSlugRoute
@@ -482,6 +538,7 @@ export interface FileRoutesById {
   '/profile': typeof ProfileRouteRouteWithChildren
   '/registration': typeof RegistrationRouteRouteWithChildren
   '/about': typeof AboutRoute
+  '/admin-invitation': typeof AdminInvitationRoute
   '/contact': typeof ContactRoute
   '/faq': typeof FaqRoute
   '/flow': typeof FlowRoute
@@ -490,9 +547,14 @@ export interface FileRoutesById {
   '/payment-info': typeof PaymentInfoRoute
   '/promo': typeof PromoRoute
   '/recover': typeof RecoverRoute
+  '/admin/audit': typeof AdminAuditRoute
+  '/admin/clients': typeof AdminClientsRoute
+  '/admin/config': typeof AdminConfigRoute
+  '/admin/content': typeof AdminContentRoute
   '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
+  '/admin/users': typeof AdminUsersRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
   '/application/accepted-cash': typeof ApplicationAcceptedCashRoute
@@ -527,6 +589,7 @@ export interface FileRoutesById {
   '/profile/': typeof ProfileIndexRoute
   '/registration/': typeof RegistrationIndexRoute
   '/repay/': typeof RepayIndexRoute
+  '/admin/clients_/$id': typeof AdminClientsIdRoute
   '/profile/rollover/{-$id}': typeof ProfileRolloverChar123IdChar125Route
   '/repay/ewallets/$slug': typeof RepayEwalletsSlugRoute
   '/repay/payment-centers/$slug': typeof RepayPaymentCentersSlugRoute
@@ -543,6 +606,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/registration'
     | '/about'
+    | '/admin-invitation'
     | '/contact'
     | '/faq'
     | '/flow'
@@ -551,9 +615,14 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/audit'
+    | '/admin/clients'
+    | '/admin/config'
+    | '/admin/content'
     | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
+    | '/admin/users'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
     | '/application/accepted-cash'
@@ -588,6 +657,7 @@ export interface FileRouteTypes {
     | '/profile/'
     | '/registration/'
     | '/repay/'
+    | '/admin/clients/$id'
     | '/profile/rollover/{-$id}'
     | '/repay/ewallets/$slug'
     | '/repay/payment-centers/$slug'
@@ -599,6 +669,7 @@ export interface FileRouteTypes {
     | '/'
     | '/application'
     | '/about'
+    | '/admin-invitation'
     | '/contact'
     | '/faq'
     | '/flow'
@@ -607,9 +678,14 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/audit'
+    | '/admin/clients'
+    | '/admin/config'
+    | '/admin/content'
     | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
+    | '/admin/users'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
     | '/application/accepted-cash'
@@ -644,6 +720,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/registration'
     | '/repay'
+    | '/admin/clients/$id'
     | '/profile/rollover/{-$id}'
     | '/repay/ewallets/$slug'
     | '/repay/payment-centers/$slug'
@@ -658,6 +735,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/registration'
     | '/about'
+    | '/admin-invitation'
     | '/contact'
     | '/faq'
     | '/flow'
@@ -666,9 +744,14 @@ export interface FileRouteTypes {
     | '/payment-info'
     | '/promo'
     | '/recover'
+    | '/admin/audit'
+    | '/admin/clients'
+    | '/admin/config'
+    | '/admin/content'
     | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
+    | '/admin/users'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
     | '/application/accepted-cash'
@@ -703,6 +786,7 @@ export interface FileRouteTypes {
     | '/profile/'
     | '/registration/'
     | '/repay/'
+    | '/admin/clients_/$id'
     | '/profile/rollover/{-$id}'
     | '/repay/ewallets/$slug'
     | '/repay/payment-centers/$slug'
@@ -718,6 +802,7 @@ export interface RootRouteChildren {
   ProfileRouteRoute: typeof ProfileRouteRouteWithChildren
   RegistrationRouteRoute: typeof RegistrationRouteRouteWithChildren
   AboutRoute: typeof AboutRoute
+  AdminInvitationRoute: typeof AdminInvitationRoute
   ContactRoute: typeof ContactRoute
   FaqRoute: typeof FaqRoute
   FlowRoute: typeof FlowRoute
@@ -760,6 +845,13 @@ declare module '@tanstack/react-router' {
       path: '/admin'
       fullPath: '/admin'
       preLoaderRoute: typeof AdminRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin-invitation': {
+      id: '/admin-invitation'
+      path: '/admin-invitation'
+      fullPath: '/admin-invitation'
+      preLoaderRoute: typeof AdminInvitationRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/application': {
@@ -846,6 +938,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminIndexRouteImport
       parentRoute: typeof AdminRouteRoute
     }
+    '/admin/audit': {
+      id: '/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AdminAuditRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/clients': {
+      id: '/admin/clients'
+      path: '/clients'
+      fullPath: '/admin/clients'
+      preLoaderRoute: typeof AdminClientsRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/config': {
+      id: '/admin/config'
+      path: '/config'
+      fullPath: '/admin/config'
+      preLoaderRoute: typeof AdminConfigRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/content': {
+      id: '/admin/content'
+      path: '/content'
+      fullPath: '/admin/content'
+      preLoaderRoute: typeof AdminContentRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
     '/admin/debts': {
       id: '/admin/debts'
       path: '/debts'
@@ -865,6 +985,13 @@ declare module '@tanstack/react-router' {
       path: '/router'
       fullPath: '/admin/router'
       preLoaderRoute: typeof AdminRouterRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/users': {
+      id: '/admin/users'
+      path: '/users'
+      fullPath: '/admin/users'
+      preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRouteRoute
     }
     '/affiliate/sleeper-otp': {
@@ -1098,6 +1225,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof RepayBankTransferRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/clients_/$id': {
+      id: '/admin/clients_/$id'
+      path: '/clients/$id'
+      fullPath: '/admin/clients/$id'
+      preLoaderRoute: typeof AdminClientsIdRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
     '/profile/rollover/{-$id}': {
       id: '/profile/rollover/{-$id}'
       path: '/rollover/{-$id}'
@@ -1144,17 +1278,29 @@ declare module '@tanstack/react-router' {
 }
 
 interface AdminRouteRouteChildren {
+  AdminAuditRoute: typeof AdminAuditRoute
+  AdminClientsRoute: typeof AdminClientsRoute
+  AdminConfigRoute: typeof AdminConfigRoute
+  AdminContentRoute: typeof AdminContentRoute
   AdminDebtsRoute: typeof AdminDebtsRoute
   AdminPaymentsRoute: typeof AdminPaymentsRoute
   AdminRouterRoute: typeof AdminRouterRoute
+  AdminUsersRoute: typeof AdminUsersRoute
   AdminIndexRoute: typeof AdminIndexRoute
+  AdminClientsIdRoute: typeof AdminClientsIdRoute
 }
 
 const AdminRouteRouteChildren: AdminRouteRouteChildren = {
+  AdminAuditRoute: AdminAuditRoute,
+  AdminClientsRoute: AdminClientsRoute,
+  AdminConfigRoute: AdminConfigRoute,
+  AdminContentRoute: AdminContentRoute,
   AdminDebtsRoute: AdminDebtsRoute,
   AdminPaymentsRoute: AdminPaymentsRoute,
   AdminRouterRoute: AdminRouterRoute,
+  AdminUsersRoute: AdminUsersRoute,
   AdminIndexRoute: AdminIndexRoute,
+  AdminClientsIdRoute: AdminClientsIdRoute,
 }
 
 const AdminRouteRouteWithChildren = AdminRouteRoute._addFileChildren(
@@ -1252,6 +1398,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileRouteRoute: ProfileRouteRouteWithChildren,
   RegistrationRouteRoute: RegistrationRouteRouteWithChildren,
   AboutRoute: AboutRoute,
+  AdminInvitationRoute: AdminInvitationRoute,
   ContactRoute: ContactRoute,
   FaqRoute: FaqRoute,
   FlowRoute: FlowRoute,

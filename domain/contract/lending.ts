@@ -8,6 +8,7 @@
  * done without (the spec's ERP may not send it) stays optional.
  */
 import * as v from 'valibot'
+import { assignBodySchema, reviewFilterEntries, reviewQueueItemSchema } from '../back-office/review'
 import { backOfficeDecisionSchema } from '../back-office-decision'
 import { campaignParams } from '../campaign'
 import { idString } from '../ids'
@@ -23,7 +24,6 @@ import {
   documentTypes,
   loanDocumentSchema,
   renderedDocumentsSchema,
-  reviewItemSchema,
 } from './lending-answers'
 import { disbursementEntrySchema } from './payout'
 import { pricedOfferSchema, promoAnswerSchema } from './pricing-answers'
@@ -306,7 +306,7 @@ export const decideApplication = defineContract({
   method: 'put',
   path: '/private/back-office/application/:id/decision',
   summary:
-    'Back office: approve or reject an application in manual verification (14) or decision error (401)',
+    'Back office: approve or reject an application in manual verification (14) or decision error (401); an approval above the configured amount (config review.fourEyesAboveCentavos) needs two different underwriters: the first is recorded and the application stays in the queue, the second completes it',
   tags: ['back-office'],
   access: 'user',
   permission: 'applications.decide',
@@ -319,11 +319,31 @@ export const getReviewQueue = defineContract({
   method: 'get',
   path: '/private/back-office/review-queue',
   summary:
-    "Back office: applications waiting for a person (manual verification 14, decision error 401), oldest first, with the latest decision's rules and reasons",
+    "Back office: applications waiting for a person (manual verification 14, decision error 401), oldest first, with the latest decision's rules and reasons, who works on each and any first signature of a four-eyes approval; filtered by kind (manual, error, second), assignee (anyone, me, unassigned), amount (centavos) and the Manila day it was received",
   tags: ['back-office'],
   access: 'user',
   permission: 'applications.read',
   paginated: true,
-  query: v.object(pagingQuery(100, 200)),
-  response: v.array(reviewItemSchema),
+  query: v.pipe(
+    v.object({ ...pagingQuery(50, 200), ...reviewFilterEntries }),
+    v.check(
+      (f) => f.minAmount === undefined || f.maxAmount === undefined || f.minAmount <= f.maxAmount,
+      'The lowest amount must not be above the highest.',
+    ),
+    v.check((f) => !f.from || !f.to || f.from <= f.to, 'The first day must not be after the last.'),
+  ),
+  response: v.array(reviewQueueItemSchema),
+})
+
+export const assignApplication = defineContract({
+  method: 'post',
+  path: '/private/back-office/application/:id/assign',
+  summary:
+    'Back office: take an application of the review queue (no userId), release it (userId null), or give it to a named user (administrators only)',
+  tags: ['back-office'],
+  access: 'user',
+  permission: 'applications.assign',
+  params: idParams,
+  body: assignBodySchema,
+  response: reviewQueueItemSchema,
 })

@@ -14,6 +14,8 @@ export const pricedOfferSchema = v.intersect([
     promo: v.nullable(
       v.object({ code: v.string(), status: v.picklist(promoStatuses), applied: v.boolean() }),
     ),
+    /** The configuration versions that priced it (config_version, issue 19 item 6); absent on offers stored before. */
+    configVersion: v.optional(v.object({ calculator: v.number(), pricing: v.number() })),
   }),
 ])
 export type PricedOffer = v.InferOutput<typeof pricedOfferSchema>

@@ -61,3 +61,30 @@ export const collectionContact = pgTable(
     ),
   ],
 )
+
+/**
+ * Promises to pay (issue 19, item 3): what a client told collections they would pay, by which Manila day, for
+ * which loan, recorded by which back-office user. Append-only, like the contacts above: a broken promise stays.
+ */
+export const promiseToPay = pgTable(
+  'promise_to_pay',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: bigint('client_id', { mode: 'number' })
+      .notNull()
+      .references(() => client.id),
+    loanId: bigint('loan_id', { mode: 'number' })
+      .notNull()
+      .references(() => loan.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    promisedOn: date('promised_on', { mode: 'string' }).notNull(),
+    note: text('note'),
+    recordedBy: bigint('recorded_by', { mode: 'number' }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('promise_to_pay_client_idx').on(t.clientId, t.id),
+    index('promise_to_pay_loan_idx').on(t.loanId, t.promisedOn),
+    check('promise_to_pay_amount_ck', sql`${t.amount} > 0`),
+  ],
+)

@@ -1,2 +1,62 @@
-/** Placeholder: filled by the issue 19 work that owns it. */
-export {}
+/**
+ * Site content the back office manages (issue 19 item 7, docs/decisions/0033-banners-promo-app-link.md): banners,
+ * promo menu items and the installable-app entries. Dates are Manila calendar days (`date`, both ends included);
+ * whether a row is shown today is decided by domain/content/windows.ts. Migration 0017_banners_promo_app.sql.
+ */
+import { sql } from 'drizzle-orm'
+import { boolean, check, date, pgTable, text } from 'drizzle-orm/pg-core'
+import { id, ts } from './columns'
+
+const day = (name: string) => date(name, { mode: 'string' })
+
+export const banner = pgTable(
+  'banner',
+  {
+    id: id(),
+    /** The image's text alternative. */
+    alt: text('alt').notNull(),
+    /** A path under /public or an https address. */
+    desktop: text('desktop').notNull(),
+    mobile: text('mobile').notNull(),
+    startDate: day('start_date').notNull(),
+    /** Null: shown for good. */
+    endDate: day('end_date'),
+    hideStartDate: day('hide_start_date'),
+    hideEndDate: day('hide_end_date'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('banner_end_ck', sql`${t.endDate} is null or ${t.endDate} >= ${t.startDate}`),
+    check(
+      'banner_hide_ck',
+      sql`(${t.hideStartDate} is null and ${t.hideEndDate} is null) or (${t.hideStartDate} is not null and ${t.hideEndDate} >= ${t.hideStartDate})`,
+    ),
+  ],
+)
+
+export const promoItem = pgTable(
+  'promo_item',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    /** A path on the site or an https address. */
+    link: text('link').notNull(),
+    startDate: day('start_date').notNull(),
+    endDate: day('end_date'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('promo_item_end_ck', sql`${t.endDate} is null or ${t.endDate} >= ${t.startDate}`)],
+)
+
+export const appLink = pgTable(
+  'app_link',
+  {
+    platform: text('platform').primaryKey(),
+    url: text('url').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('app_link_platform_ck', sql`${t.platform} in ('android', 'ios')`)],
+)

@@ -20,7 +20,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { client } from './schema-identity'
+import { backOfficeUser, client } from './schema-identity'
 import { disbursementEntry } from './schema-journey'
 
 const ts = (name: string) => timestamp(name, { withTimezone: true })
@@ -84,7 +84,29 @@ export const application = pgTable(
       .on(t.clientId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} is not null`),
     index('application_client_idx').on(t.clientId, t.createdAt),
+    index('application_waiting_idx').on(t.createdAt, t.id).where(sql`${t.status} in (14, 401)`),
   ],
+)
+
+/**
+ * The review queue's state of an application (issue 19 item 4, docs/decisions/0036-review-queue.md): who works on
+ * it, and the first signature of a four-eyes approval, valid only for the application version it was given on.
+ */
+export const applicationReview = pgTable(
+  'application_review',
+  {
+    applicationId: bigint('application_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => application.id),
+    assignedTo: bigint('assigned_to', { mode: 'number' }).references(() => backOfficeUser.id),
+    assignedAt: ts('assigned_at'),
+    firstApprovedBy: bigint('first_approved_by', { mode: 'number' }).references(() => backOfficeUser.id),
+    firstApprovedAt: ts('first_approved_at'),
+    firstApprovedVersion: integer('first_approved_version'),
+    firstApprovalReason: text('first_approval_reason'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('application_review_assigned_idx').on(t.assignedTo)],
 )
 
 /** Every decision on an application, explainable: the rules run, the inputs they saw, the reasons. */

@@ -4,7 +4,8 @@
  * The offer call is the hottest path of the API (every slider move), so the configuration is cached for a
  * few seconds per process; saving a document clears this process's cache at once.
  */
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq } from 'drizzle-orm'
+import * as v from 'valibot'
 import { type CalculatorConfig, calculatorConfigSchema } from '../../domain/calculator-config'
 import type { PricedOffer } from '../../domain/contract/pricing-answers'
 import { DomainError, invalid } from '../../domain/errors'
@@ -23,8 +24,8 @@ import {
   type ResolvedPromo,
 } from '../../domain/pricing/promo'
 import type { DbOrTx } from '../db/client'
-import { config, configAudit, promoCode, promoRedemption } from '../db/schema'
-import { readConfig } from './config'
+import { promoCode, promoRedemption } from '../db/schema'
+import { nextEffectiveAt, readVersion } from './config'
 
 // The wire type of an offer is the contract's (domain/contract/pricing.ts); re-exported for server/http/routes/pricing.ts
 // until it imports it from there.
@@ -33,30 +34,55 @@ export type { PricedOffer }
 export interface LendingConfig {
   calculator: CalculatorConfig
   pricing: PricingConfig
+  /** The configuration versions in force (config_version): every offer says which versions priced it. */
+  versions: { calculator: number; pricing: number }
 }
 
 const CACHE_MS = 5_000
-/** Per database handle, so two databases in one process (tests) never share a configuration. */
-const cache = new WeakMap<object, { at: number; value: Promise<LendingConfig>; resolved?: LendingConfig }>()
+const LENDING_KEYS = ['calculator', 'pricing']
 
-const readLendingConfig = async (db: DbOrTx): Promise<LendingConfig> => {
-  const [calculator, pricing] = await Promise.all([
-    readConfig(db, 'calculator', calculatorConfigSchema),
-    readConfig(db, 'pricing', pricingConfigShapeSchema),
-  ])
-  return { calculator, pricing }
+interface CacheEntry {
+  at: number
+  /** A version approved to take effect later: the cache is read again from that moment, without a restart. */
+  until: number
+  value: Promise<LendingConfig>
+  resolved?: LendingConfig
 }
+
+/** Per database handle, so two databases in one process (tests) never share a configuration. */
+const cache = new WeakMap<object, CacheEntry>()
+
+const readLendingConfig = async (db: DbOrTx, at = new Date()) => {
+  const [calculator, pricing, next] = await Promise.all([
+    readVersion(db, 'calculator', at),
+    readVersion(db, 'pricing', at),
+    nextEffectiveAt(db, LENDING_KEYS, at),
+  ])
+  if (!calculator || !pricing)
+    throw new DomainError('unavailable', 'configMissing', 'The lending configuration is not set.')
+  const config: LendingConfig = {
+    calculator: v.parse(calculatorConfigSchema, calculator.value),
+    pricing: v.parse(pricingConfigShapeSchema, pricing.value),
+    versions: { calculator: calculator.version, pricing: pricing.version },
+  }
+  return { config, until: next ? next.getTime() : Number.POSITIVE_INFINITY }
+}
+
+const fresh = (entry: CacheEntry | undefined, now: number) =>
+  entry !== undefined && now - entry.at <= CACHE_MS && now < entry.until
 
 export function lendingConfig(db: DbOrTx): Promise<LendingConfig> {
   const now = Date.now()
   const hit = cache.get(db)
-  if (hit && now - hit.at <= CACHE_MS) return hit.value
-  const value = readLendingConfig(db)
-  const entry: { at: number; value: Promise<LendingConfig>; resolved?: LendingConfig } = { at: now, value }
+  if (hit && fresh(hit, now)) return hit.value
+  const read = readLendingConfig(db, new Date(now))
+  const value = read.then((r) => r.config)
+  const entry: CacheEntry = { at: now, until: Number.POSITIVE_INFINITY, value }
   cache.set(db, entry)
-  value.then(
-    (config) => {
-      entry.resolved = config
+  read.then(
+    (r) => {
+      entry.until = r.until
+      entry.resolved = r.config
     },
     () => {
       if (cache.get(db) === entry) cache.delete(db)
@@ -68,24 +94,24 @@ export function lendingConfig(db: DbOrTx): Promise<LendingConfig> {
 /** The configuration if the cache holds a fresh one already read: lets the hottest path skip a promise. */
 export function freshLendingConfig(db: DbOrTx): LendingConfig | undefined {
   const hit = cache.get(db)
-  return hit && Date.now() - hit.at <= CACHE_MS ? hit.resolved : undefined
+  return fresh(hit, Date.now()) ? hit!.resolved : undefined
 }
 
 export const forgetLendingConfig = (db: DbOrTx) => cache.delete(db)
 
 /**
- * Saves the calculator or the pricing document. Both are checked together: the legal caps only make sense
- * for a pricing over the calculator's ranges, so widening a range can be refused as much as raising a fee.
+ * Checks a proposed calculator or pricing document against the one in force for the other key. Both are checked
+ * together: the legal caps only make sense for a pricing over the calculator's ranges, so widening a range can be
+ * refused as much as raising a fee. Read straight from the database, never from the cache.
  */
-export async function saveLendingConfig(
-  db: DbOrTx,
-  key: 'calculator' | 'pricing',
-  value: unknown,
-  note: string,
-) {
-  const current = await readLendingConfig(db)
-  const next = { ...current, [key]: value }
-  const violations = validateLendingConfig(next)
+export async function checkLendingDocument(db: DbOrTx, key: 'calculator' | 'pricing', value: unknown) {
+  const { config: current } = await readLendingConfig(db)
+  const next = {
+    calculator: current.calculator as unknown,
+    pricing: current.pricing as unknown,
+    [key]: value,
+  }
+  const violations = validateLendingConfig(next as { calculator: CalculatorConfig; pricing: PricingConfig })
   if (violations.length) {
     throw new DomainError(
       'refused',
@@ -94,17 +120,6 @@ export async function saveLendingConfig(
       violations,
     )
   }
-  await db.transaction(async (tx) => {
-    await tx
-      .insert(config)
-      .values({ key, value: next[key] })
-      .onConflictDoUpdate({
-        target: config.key,
-        set: { value: next[key], version: sql`${config.version} + 1`, updatedAt: sql`now()` },
-      })
-    await tx.insert(configAudit).values({ key, value: next[key], note })
-  })
-  forgetLendingConfig(db)
   return next[key]
 }
 
@@ -254,6 +269,7 @@ function priceWith(config: LendingConfig, request: PricingRequest, promo: PromoC
     const priced: PricedOffer = deepFreeze({
       ...offer,
       promo: promo ? { code: promo.code, status: promo.status, applied: promo.valid } : null,
+      configVersion: config.versions,
     })
     offerMemo.set(config, key, priced)
     return priced

@@ -3,7 +3,7 @@
  * account texts of the header). Plain data with no React, so `scripts/bundle-size.ts` reads it too: the texts
  * of these bundles are not part of the home route's JavaScript.
  */
-export const routeBundles = ['journey', 'application', 'repay', 'legal', 'admin'] as const
+export const routeBundles = ['journey', 'application', 'repay', 'legal', 'admin', 'content'] as const
 export type RouteBundle = (typeof routeBundles)[number]
 
 const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
@@ -19,6 +19,13 @@ const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
   ['/repay', ['repay']],
   // The sandbox gateway's checkout page (issue 16).
   ['/sandbox', ['repay']],
+  // The content pages' own texts (issue 19: out of the home page's JavaScript); the FAQ and contact stay in the
+  // shell, since the home page and the footer show parts of them.
+  ['/about', ['content']],
+  ['/how-to-apply', ['content']],
+  ['/payment-info', ['content']],
+  ['/promo', ['content']],
+  ['/documents', ['content']],
   ['/documents/terms', ['legal']],
   ['/documents/policy', ['legal']],
   ['/admin', ['admin']],

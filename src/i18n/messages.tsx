@@ -14,6 +14,7 @@ import type enAdmin from './locales/en/admin.json'
 import type enApplication from './locales/en/application.json'
 import type enAuth from './locales/en/auth.json'
 import type enCalculator from './locales/en/calculator.json'
+import type enContent from './locales/en/content.json'
 import type enJourney from './locales/en/journey.json'
 import type enLegal from './locales/en/legal.json'
 import type enRepay from './locales/en/repay.json'
@@ -27,6 +28,7 @@ export type Messages = typeof en & {
   repay: typeof enRepay
   legal: typeof enLegal
   admin: typeof enAdmin
+  content: typeof enContent
 }
 export type Locale = 'en'
 
@@ -45,6 +47,7 @@ const bundleLoaders: Record<RouteBundle, () => Promise<unknown>> = {
   repay: () => import('./locales/en/repay.json').then((m) => m.default),
   legal: () => import('./locales/en/legal.json').then((m) => m.default),
   admin: () => import('./locales/en/admin.json').then((m) => m.default),
+  content: () => import('./locales/en/content.json').then((m) => m.default),
 }
 
 // The texts loaded so far. The route bundles are absent until `ensureMessages` loads them; the root route

@@ -23,6 +23,7 @@ import { loan } from '../../server/db/schema-lending'
 import { loanLedgerEntry } from '../../server/db/schema-payments'
 import { loanExtension } from '../../server/db/schema-servicing'
 import { createTestApp } from '../support/app'
+import { changeConfig } from '../support/config-change'
 import { call, lastCode, later, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 
@@ -248,13 +249,16 @@ describe('extensions and payment schedules API', () => {
     // One extension allowed: after it, both types are refused with the reason.
     const saved = await call(t, 'GET', '/private/back-office/config/lending', undefined, { token: admin })
     const pricing = (saved.body.data as { pricing: typeof defaultPricingConfig }).pricing
+    // A second administrator approves each change (issue 19 item 6).
     const put = (maxCount: number) =>
-      call(
+      changeConfig(
         t,
-        'PUT',
-        '/private/back-office/config/pricing',
-        { value: { ...pricing, extensions: { ...pricing.extensions, maxCount } }, note: 'test maxCount' },
-        { token: admin },
+        admin,
+        'pricing',
+        { ...pricing, extensions: { ...pricing.extensions, maxCount } },
+        {
+          note: 'test maxCount',
+        },
       )
     expect((await put(1)).status).toBe(200)
     try {

@@ -135,12 +135,13 @@ describe('lending answers', () => {
     await expectAnswer(lending.cancelApplication, { params: { id } }, as(cancelled))
   })
 
-  it('the back office: the review queue and its decision', async () => {
+  it('the back office: the review queue, the assignment and the decision', async () => {
     const c = await readyClient(t, 'Manual')
     const { id } = await apply(c)
     await runJobs(t)
     const queue = await expectAnswer<{ id: number }[]>(lending.getReviewQueue, {}, { token: admin })
     expect(queue.map((item) => item.id)).toContain(id)
+    await expectAnswer(lending.assignApplication, { params: { id }, body: {} }, { token: admin })
     await expectAnswer(
       lending.decideApplication,
       { params: { id }, body: { decision: 'approve', reason: 'Documents checked by phone.' } },

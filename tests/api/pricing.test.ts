@@ -5,6 +5,7 @@ import { promoCode, promoRedemption } from '../../server/db/schema'
 import { backOfficeUser, client } from '../../server/db/schema-identity'
 import { openSession } from '../../server/services/identity/sessions'
 import { createTestApp } from '../support/app'
+import { changeConfig } from '../support/config-change'
 
 type T = Awaited<ReturnType<typeof createTestApp>>
 const auth = (token: string) => ({
@@ -219,12 +220,11 @@ describe('offers and promo codes', () => {
   })
 
   it('refuses to save a pricing that would break a legal cap, and keeps the old one', async () => {
-    const put = (key: string, value: unknown) =>
-      t.request(`/web/private/back-office/config/${key}`, {
-        method: 'PUT',
-        ...auth(userToken),
-        body: JSON.stringify({ value }),
-      })
+    // Proposed by one administrator, approved by a second (issue 19 item 6): refusals come at proposal time.
+    const put = async (key: string, value: unknown) => {
+      const answer = await changeConfig(t, userToken, key, value)
+      return { status: answer.status, json: async () => answer.body }
+    }
     const greedy = { ...defaultPricingConfig, interestPpmPerDay: { new: 2_500, repeat: 1_700 } }
     const refused = await put('pricing', greedy)
     expect(refused.status).toBe(422)

@@ -24,7 +24,11 @@ function fullPathOf(file: string): string | undefined {
   const dir = parts.length ? `/${parts.join('/')}` : ''
   if (name === 'route') return dir || '/'
   if (name === 'index') return `${dir}/`
-  return `${dir}/${name}`
+  // A flat file name: `clients_.$id` is /clients/$id, not nested in the clients page (a trailing _ un-nests).
+  return `${dir}/${name
+    .split('.')
+    .map((segment) => segment.replace(/_$/, ''))
+    .join('/')}`
 }
 
 describe('the client route list', () => {

@@ -6,6 +6,7 @@ import enAdmin from '../../src/i18n/locales/en/admin.json'
 import enApplication from '../../src/i18n/locales/en/application.json'
 import enAuth from '../../src/i18n/locales/en/auth.json'
 import enCalculator from '../../src/i18n/locales/en/calculator.json'
+import enContent from '../../src/i18n/locales/en/content.json'
 import enJourney from '../../src/i18n/locales/en/journey.json'
 import enLegal from '../../src/i18n/locales/en/legal.json'
 import enRepay from '../../src/i18n/locales/en/repay.json'
@@ -21,4 +22,5 @@ export const messages: Messages = {
   repay: enRepay,
   legal: enLegal,
   admin: enAdmin,
+  content: enContent,
 }

@@ -1,5 +1,8 @@
 import type { AnyRoute } from '../route'
 import { affiliateRoutes } from './affiliate'
+import { approvalRoutes } from './approvals'
+import { clientDeskRoutes } from './clients'
+import { contentRoutes } from './content'
 import { debtRoutes } from './debt'
 import { environmentRoutes } from './environment'
 import { healthRoutes } from './health'
@@ -22,11 +25,13 @@ import { verificationRoutes } from './verification'
 export const allRoutes: AnyRoute[] = [
   ...identityRoutes,
   ...backOfficeIdentityRoutes,
+  ...clientDeskRoutes,
   ...singleLinkRoutes,
   ...affiliateRoutes,
   ...referenceRoutes,
   ...environmentRoutes,
   ...pricingRoutes,
+  ...approvalRoutes,
   ...journeyRoutes,
   ...payoutRoutes,
   ...uploadRoutes,
@@ -35,6 +40,7 @@ export const allRoutes: AnyRoute[] = [
   ...paymentRoutes,
   ...servicingRoutes,
   ...debtRoutes,
+  ...contentRoutes,
   ...staffRoutes,
   ...paymentGatewayRoutes,
   ...healthRoutes,

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono'
 import * as lending from '../../../domain/contract/lending'
-import { invalid } from '../../../domain/errors'
+import { invalid, notFound } from '../../../domain/errors'
 import { clientAccount } from '../../services/identity/clients'
 import { assertCode, checkCode } from '../../services/identity/codes'
 import { listDisbursements } from '../../services/journey/payout'
@@ -31,7 +31,12 @@ import {
   renderApplicationDocuments,
 } from '../../services/lending/documents'
 import { prepareSignature, signApplication } from '../../services/lending/payout'
-import { reviewQueuePage } from '../../services/lending/review-queue'
+import {
+  assignReview,
+  reviewConfig,
+  reviewQueueItem,
+  reviewQueuePage,
+} from '../../services/lending/review-queue'
 import { activeLoanView } from '../../services/payments/views'
 import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
@@ -238,19 +243,37 @@ export const lendingRoutes: AnyRoute[] = [
   ),
 
   implement(lending.decideApplication, async (c, { params, body }) => {
-    const row = await backOfficeDecision(
+    const { row } = await backOfficeDecision(
       deps(c),
       params.id,
       c.get('principal').id,
       body,
       deps(c).now(),
       callerOf(c),
+      await reviewConfig(db(c)),
     )
     return ok(c, await viewOf(db(c), row))
   }),
 
   implement(lending.getReviewQueue, async (c, { query }) => {
-    const { items, total } = await reviewQueuePage(db(c), query)
+    const { items, total } = await reviewQueuePage(
+      db(c),
+      query,
+      c.get('principal').id,
+      await reviewConfig(db(c)),
+    )
     return okPage(c, items, { ...query, total })
+  }),
+
+  implement(lending.assignApplication, async (c, { params, body }) => {
+    const principal = c.get('principal')
+    await assignReview(
+      deps(c).database.db,
+      { applicationId: params.id, actor: { id: principal.id, roles: principal.roles }, userId: body.userId },
+      deps(c).now(),
+    )
+    const item = await reviewQueueItem(db(c), params.id, await reviewConfig(db(c)))
+    if (!item) throw notFound('Application')
+    return ok(c, item)
   }),
 ]

@@ -2,9 +2,11 @@
  * Offers and promo codes (spec section 7). Amounts are centavos, terms days, in paths as in bodies.
  */
 import type { Context } from 'hono'
+import * as v from 'valibot'
 import {
   getBackOfficeClientOffer,
   getLendingConfig,
+  listConfigVersions,
   saveConfig,
 } from '../../../domain/contract/lending-config'
 import {
@@ -18,7 +20,9 @@ import { LIMITS_CONFIG_KEY, limitGrowthSchema } from '../../../domain/loan/limit
 import { servicingConfigSchema } from '../../../domain/loan/servicing-config'
 import { offerRefusal } from '../../../domain/offer-refusal'
 import { manilaDate } from '../../../domain/pricing/manila-date'
-import { readConfig, writeConfig } from '../../services/config'
+import { proposeConfigChange } from '../../services/approvals/config-change'
+import { approvalView } from '../../services/approvals/store'
+import { configVersions, readVersion } from '../../services/config'
 import { findClient } from '../../services/identity/clients'
 import { lendingFacts } from '../../services/lending/applications'
 import {
@@ -31,10 +35,9 @@ import {
   type PricedOffer,
   priceOffer,
   priceOfferNow,
-  saveLendingConfig,
 } from '../../services/pricing'
 import type { AppEnv } from '../context'
-import { ok, SerialisedJson } from '../envelope'
+import { ok, okPage, SerialisedJson } from '../envelope'
 import { type AnyRoute, implement } from '../route'
 
 /** The JSON text of a priced offer, made once per memoised offer (server/services/pricing.ts). */
@@ -175,19 +178,32 @@ export const pricingRoutes: AnyRoute[] = [
     const db = c.get('deps').database.db
     const [lending, servicing, limits] = await Promise.all([
       lendingConfig(db),
-      readConfig(db, 'servicing', servicingConfigSchema),
-      readConfig(db, LIMITS_CONFIG_KEY, limitGrowthSchema),
+      readVersion(db, 'servicing'),
+      readVersion(db, LIMITS_CONFIG_KEY),
     ])
-    return ok(c, { ...lending, servicing, limits })
+    if (!servicing || !limits) throw notFound('Configuration')
+    const { versions, ...documents } = lending
+    return ok(c, {
+      ...documents,
+      servicing: v.parse(servicingConfigSchema, servicing.value),
+      limits: v.parse(limitGrowthSchema, limits.value),
+      versions: { ...versions, servicing: servicing.version, limits: limits.version },
+    })
   }),
+  // A change is a proposal now (issue 19 item 6): 202 with it; another administrator's approval applies it.
   implement(saveConfig, async (c, { params, body }) => {
     const db = c.get('deps').database.db
-    // The servicing rules stand alone: the legal caps are checked on every quote (domain/loan/extension.ts).
-    if (params.key === 'servicing')
-      return ok(c, await writeConfig(db, 'servicing', servicingConfigSchema, body.value, body.note))
-    // The repeat-limit steps stand alone too: a limit never exceeds the calculator's repeat maximum (domain/loan/limits.ts).
-    if (params.key === 'limits')
-      return ok(c, await writeConfig(db, LIMITS_CONFIG_KEY, limitGrowthSchema, body.value, body.note))
-    return ok(c, await saveLendingConfig(db, params.key, body.value, body.note))
+    const proposal = await proposeConfigChange(db, {
+      key: params.key,
+      value: body.value,
+      note: body.note,
+      effectiveAt: body.effectiveAt ? new Date(body.effectiveAt) : null,
+      by: c.get('principal').id,
+    })
+    return ok(c, (await approvalView(db, proposal.id))!, 202)
+  }),
+  implement(listConfigVersions, async (c, { query }) => {
+    const { items, total } = await configVersions(c.get('deps').database.db, query)
+    return okPage(c, items, { ...query, total })
   }),
 ]

@@ -101,17 +101,29 @@ const errorCode = (error: unknown) => (error instanceof DomainError ? `${error.k
 
 const SECRET = /password|code|token|secret|captcha|otp/i
 
-/** The input without secrets (a password, a one-time code, a token): those never reach the trail. */
+/**
+ * The input without secrets (a password, a one-time code, a token): those never reach the trail. A refused or
+ * failed call's raw input may hold what PostgreSQL cannot store (NUL, unpaired surrogates): each string is made
+ * storable and bounded, so recording an attempt can never fail the request.
+ */
 export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact)
+  if (typeof value === 'string') return storable(value)
+  if (Array.isArray(value)) return value.slice(0, 100).map(redact)
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [key, inner] of Object.entries(value))
-      out[key] = SECRET.test(key) ? '[redacted]' : redact(inner)
+    for (const [key, inner] of Object.entries(value).slice(0, 100))
+      out[storable(key)] = SECRET.test(key) ? '[redacted]' : redact(inner)
     return out
   }
   return value
 }
+
+const MAX_TEXT = 2000
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what PostgreSQL cannot store
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+const storable = (text: string) => text.slice(0, MAX_TEXT).replace(UNSTORABLE, '\uFFFD')
 
 const json = (value: unknown) => (value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown))
 

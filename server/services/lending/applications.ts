@@ -7,7 +7,6 @@
  */
 import { createHash } from 'node:crypto'
 import { and, asc, count, desc, eq, inArray, like, notInArray, sql } from 'drizzle-orm'
-import * as v from 'valibot'
 import type { CalculatorConfig } from '../../../domain/calculator-config'
 import { amountLimitsFor } from '../../../domain/calculator-rules'
 import type { Application } from '../../../domain/contract/lending-answers'
@@ -41,7 +40,6 @@ import type { ClientKind } from '../../../domain/offer'
 import { applicationStatus } from '../../../domain/offer-decision'
 import { daysBetween } from '../../../domain/pricing/manila-date'
 import type { DbOrTx, Tx } from '../../db/client'
-import { config } from '../../db/schema'
 import { client } from '../../db/schema-identity'
 import { disbursementEntry, stateTransition } from '../../db/schema-journey'
 import {
@@ -53,6 +51,7 @@ import {
 } from '../../db/schema-lending'
 import { payment } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
+import { readConfigOr } from '../config'
 import {
   type Actor,
   assertJourneyAccepts,
@@ -106,8 +105,8 @@ export interface LendingFacts {
 
 /** The limit's growth steps (configuration 'limits'); the defaults when the document is missing. */
 async function limitGrowth(db: DbOrTx): Promise<LimitGrowth> {
-  const [row] = await db.select({ value: config.value }).from(config).where(eq(config.key, LIMITS_CONFIG_KEY))
-  return row ? v.parse(limitGrowthSchema, row.value) : defaultLimitGrowth
+  // The version in force (config_version, issue 19 item 6), not the config row.
+  return readConfigOr(db, LIMITS_CONFIG_KEY, limitGrowthSchema, defaultLimitGrowth)
 }
 
 /** Days a repaid loan was repaid after its due date: from its last posted payment's business day. */

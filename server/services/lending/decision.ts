@@ -6,15 +6,17 @@
  * Nothing is awaited from a provider inside a transaction. Every decision stores its rules, inputs and reasons.
  */
 import { and, desc, eq } from 'drizzle-orm'
+import { approvalStep, needsFourEyes, type ReviewConfig } from '../../../domain/back-office/review'
 import { DomainError, notFound } from '../../../domain/errors'
 import { ageOn } from '../../../domain/journey/fields'
 import { manilaDate } from '../../../domain/pricing/manila-date'
 import type { Db, Tx } from '../../db/client'
 import { client } from '../../db/schema-identity'
 import { clientProfile, verificationSession } from '../../db/schema-journey'
-import { application, applicationDecision, lendingJob } from '../../db/schema-lending'
+import { application, applicationDecision, applicationReview, lendingJob } from '../../db/schema-lending'
 import type { ScoringAnswer, ScoringProvider } from '../../providers/scoring'
-import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
+import { recordChange } from '../audit/audit'
+import { type Actor, jobActor, journeyTransaction, lockJourney } from '../journey/journey'
 import { lendingConfig } from '../pricing'
 import {
   type ApplicationRow,
@@ -25,6 +27,7 @@ import {
   lendingFacts,
   returnToLoan,
 } from './applications'
+import { lockReview, type ReviewRow, reviewSnapshot } from './review-queue'
 
 export const AGE_MIN = 20
 export const AGE_MAX = 70
@@ -396,9 +399,59 @@ export async function recordDecisionError(
   )
 }
 
+/** The application changed between the read and the locked re-read: decide again on what is there now. */
+class DecideAgain extends Error {}
+
+const isWaiting = (status: number) =>
+  status === AppStatus.manualVerification || status === AppStatus.decisionError
+
+const notWaiting = () =>
+  new DomainError(
+    'conflict',
+    'applicationStatus',
+    'Only an application waiting for manual verification can be decided here.',
+  )
+
+const approvalOf = (
+  row: ApplicationRow,
+  review: ReviewRow | null | undefined,
+  userId: number,
+  config: ReviewConfig,
+) =>
+  approvalStep(
+    {
+      amount: row.principalAmount,
+      version: row.version,
+      firstApproval:
+        review?.firstApprovedBy != null && review.firstApprovedVersion != null
+          ? { by: review.firstApprovedBy, version: review.firstApprovedVersion }
+          : null,
+    },
+    userId,
+    config,
+  )
+
+const decisionSnapshot = (row: ApplicationRow, review: ReviewRow | null) => ({
+  status: row.status,
+  version: row.version,
+  review: reviewSnapshot(review),
+})
+
+export interface BackOfficeDecisionResult {
+  row: ApplicationRow
+  /** complete: approved or rejected; first: the first signature of a four-eyes approval, still in the queue. */
+  step: 'complete' | 'first'
+}
+
 /**
  * PUT /private/back-office/application/{id}/decision: a person approves or rejects an application waiting for
  * manual verification (14) or left in decision error (401), with a reason that is stored with the decision.
+ *
+ * The four-eyes rule (domain/back-office/review.ts, docs/decisions/0036-review-queue.md): an approval above the
+ * configured amount is first recorded as a first signature (the application stays in the queue), and completed
+ * by a second, different user. Every path re-reads the application and its review row under lock (journey row,
+ * then application, then review row, the order every writer takes) and re-runs the rule on what it finds, so
+ * two people approving at once take turns: one signature each, or one completion and one 409, never two.
  */
 export async function backOfficeDecision(
   ctx: LendingCtx,
@@ -407,53 +460,148 @@ export async function backOfficeDecision(
   input: { decision: 'approve' | 'reject'; reason: string },
   now: Date,
   by: Actor,
-) {
+  config: ReviewConfig,
+): Promise<BackOfficeDecisionResult> {
   const db = ctx.database.db
-  const [row] = await db.select().from(application).where(eq(application.id, applicationId))
-  if (!row) throw notFound('Application')
-  const event = input.decision === 'approve' ? 'DECISION_APPROVED' : 'DECISION_REJECTED'
-  const change = await journeyTransaction(ctx, row.clientId, { type: event }, by, now, async (tx) => {
-    const [current] = await tx
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [row] = await db.select().from(application).where(eq(application.id, applicationId))
+    if (!row) throw notFound('Application')
+    if (!isWaiting(row.status)) throw notWaiting()
+    const [review] = await db
       .select()
-      .from(application)
-      .where(eq(application.id, applicationId))
-      .for('update')
-    if (
-      !current ||
-      (current.status !== AppStatus.manualVerification && current.status !== AppStatus.decisionError)
-    )
-      throw new DomainError(
-        'conflict',
-        'applicationStatus',
-        'Only an application waiting for manual verification can be decided here.',
-      )
+      .from(applicationReview)
+      .where(eq(applicationReview.applicationId, applicationId))
+    const step = input.decision === 'reject' ? 'complete' : approvalOf(row, review, userId, config)
+    if (step === 'sameUser') throw sameApprover()
+    try {
+      if (step === 'first')
+        return { row: await firstSignature(ctx, row, userId, input.reason, now, config), step }
+      return { row: await completeDecision(ctx, row, userId, input, now, by, config), step }
+    } catch (error) {
+      if (error instanceof DecideAgain) continue
+      throw error
+    }
+  }
+  throw new DomainError(
+    'conflict',
+    'applicationChanged',
+    'The application changed meanwhile. Please try again.',
+  )
+}
+
+const sameApprover = () =>
+  new DomainError(
+    'conflict',
+    'secondApprovalSameUser',
+    'You gave the first approval: a second, different underwriter must approve this application.',
+  )
+
+/** The first signature of a four-eyes approval: recorded, and the application stays in the queue. */
+async function firstSignature(
+  ctx: LendingCtx,
+  row: ApplicationRow,
+  userId: number,
+  reason: string,
+  now: Date,
+  config: ReviewConfig,
+): Promise<ApplicationRow> {
+  return ctx.database.db.transaction(async (tx) => {
+    await lockJourney(tx, row.clientId, now)
+    const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
+    if (!current || !isWaiting(current.status)) throw notWaiting()
+    const before = await lockReview(tx, row.id, now)
+    const step = approvalOf(current, before, userId, config)
+    if (step === 'sameUser') throw sameApprover()
+    if (step !== 'first') throw new DecideAgain()
+    const [after] = await tx
+      .update(applicationReview)
+      .set({
+        firstApprovedBy: userId,
+        firstApprovedAt: now,
+        firstApprovedVersion: current.version,
+        firstApprovalReason: reason,
+        updatedAt: now,
+      })
+      .where(eq(applicationReview.applicationId, row.id))
+      .returning()
+    await recordChange(tx, {
+      entity: 'application',
+      entityId: row.id,
+      clientId: row.clientId,
+      before: decisionSnapshot(current, before),
+      after: decisionSnapshot(current, after ?? null),
+    })
+    return current
+  })
+}
+
+/** An approval that needs no further signature, or a rejection: the application leaves the queue. */
+async function completeDecision(
+  ctx: LendingCtx,
+  row: ApplicationRow,
+  userId: number,
+  input: { decision: 'approve' | 'reject'; reason: string },
+  now: Date,
+  by: Actor,
+  config: ReviewConfig,
+): Promise<ApplicationRow> {
+  const approve = input.decision === 'approve'
+  const event = approve ? 'DECISION_APPROVED' : 'DECISION_REJECTED'
+  const change = await journeyTransaction(ctx, row.clientId, { type: event }, by, now, async (tx) => {
+    const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
+    if (!current || !isWaiting(current.status)) throw notWaiting()
+    const review = await lockReview(tx, row.id, now)
+    const step = approve ? approvalOf(current, review, userId, config) : 'complete'
+    if (step === 'sameUser') throw sameApprover()
+    if (step !== 'complete') throw new DecideAgain()
+    const fourEyes = approve && needsFourEyes(current.principalAmount, config)
     const [updated] = await tx
       .update(application)
       .set({
-        status: input.decision === 'approve' ? AppStatus.signing : AppStatus.rejected,
+        status: approve ? AppStatus.signing : AppStatus.rejected,
         version: current.version + 1,
         updatedAt: now,
       })
-      .where(and(eq(application.id, applicationId)))
+      .where(and(eq(application.id, row.id), eq(application.version, current.version)))
       .returning()
+    if (!updated) throw new DecideAgain()
+    const rules: { rule: string; passed: boolean; detail: string }[] = [
+      { rule: 'manual_review', passed: approve, detail: input.reason },
+    ]
+    if (fourEyes)
+      rules.push({
+        rule: 'four_eyes',
+        passed: true,
+        detail: `first approval by user ${review.firstApprovedBy}, second by user ${userId}`,
+      })
     await insertDecision(
       tx,
-      applicationId,
+      row.id,
       current.version,
       'back_office',
       {
         outcome: input.decision,
         offeredAmount: null,
-        rules: [{ rule: 'manual_review', passed: input.decision === 'approve', detail: input.reason }],
-        inputs: { applicationId, applicationVersion: current.version } as DecisionInputs,
-        reasons: [input.reason],
+        rules,
+        inputs: { applicationId: row.id, applicationVersion: current.version } as DecisionInputs,
+        reasons:
+          fourEyes && review.firstApprovalReason
+            ? [review.firstApprovalReason, input.reason]
+            : [input.reason],
         scoring: null,
       },
       now,
       userId,
     )
-    return updated!
+    await recordChange(tx, {
+      entity: 'application',
+      entityId: row.id,
+      clientId: row.clientId,
+      before: decisionSnapshot(current, review),
+      after: { ...decisionSnapshot(updated, review), decision: input.decision, decidedBy: userId },
+    })
+    return updated
   })
-  if (input.decision === 'reject') await returnToLoan(ctx, row.clientId, applicationId, now)
+  if (!approve) await returnToLoan(ctx, row.clientId, row.id, now)
   return change.result
 }

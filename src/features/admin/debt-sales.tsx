@@ -402,7 +402,7 @@ function Agencies() {
           </section>
         )}
       </AdminList>
-      <form aria-labelledby="debt-agencies-title" noValidate onSubmit={submit}>
+      <form aria-label={t.add} noValidate onSubmit={submit}>
         <TextField label={t.name} autoComplete="off" maxLength={120} {...field('name')} />
         <TextField label={t.phone} type="tel" autoComplete="off" {...field('phone')} />
         <TextField label={t.email} type="email" autoComplete="off" {...field('email')} />

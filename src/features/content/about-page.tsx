@@ -5,7 +5,7 @@ import { ProseSections } from './prose-sections'
 
 export function AboutPage() {
   const m = useMessages()
-  const a = m.pages.about
+  const a = m.content.about
   return (
     <article className="page page--narrow">
       <PageHeader title={a.title} lead={a.lead} />

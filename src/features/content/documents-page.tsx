@@ -3,7 +3,7 @@ import { useMessages } from '../../i18n/messages'
 import { PageHeader } from '../../ui/layout/page'
 
 export function DocumentsPage() {
-  const d = useMessages().pages.documents
+  const d = useMessages().content.documents
   const items = [
     { to: '/documents/policy' as const, ...d.items.policy },
     { to: '/documents/terms' as const, ...d.items.terms },

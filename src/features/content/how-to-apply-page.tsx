@@ -3,7 +3,7 @@ import { useMessages } from '../../i18n/messages'
 import { NumberedSteps, PageHeader } from '../../ui/layout/page'
 
 export function HowToApplyPage() {
-  const h = useMessages().pages.howToApply
+  const h = useMessages().content.howToApply
   return (
     <article className="page">
       <PageHeader title={h.title} lead={h.lead} />

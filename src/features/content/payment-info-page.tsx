@@ -4,7 +4,7 @@ import { PageHeader } from '../../ui/layout/page'
 import { ProseSections } from './prose-sections'
 
 export function PaymentInfoPage() {
-  const p = useMessages().pages.paymentInfo
+  const p = useMessages().content.paymentInfo
   return (
     <article className="page page--narrow">
       <PageHeader title={p.title} lead={p.lead} />

@@ -3,7 +3,7 @@ import { useMessages } from '../../i18n/messages'
 import { PageHeader } from '../../ui/layout/page'
 
 export function PromoPage() {
-  const p = useMessages().pages.promo
+  const p = useMessages().content.promo
   return (
     <article className="page page--narrow">
       <PageHeader title={p.title} lead={p.lead} />

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { fmt, useMessages } from '../../i18n/messages'
 import { ContactBlocks } from './contact-blocks'
+import { AppLinks } from './site-banners'
 
 /** Hiram's Facebook page. */
 export const FACEBOOK_URL = 'https://www.facebook.com/hiram.ph'
@@ -72,6 +73,7 @@ export function Footer() {
             <span>{f.facebook}</span>
           </a>
         </div>
+        <AppLinks className="site-footer__nav" />
       </div>
       <div className="site-footer__bottom">
         <div className="container site-footer__legal">

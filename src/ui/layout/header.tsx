@@ -9,6 +9,7 @@ import { AccountLinks, AccountMenu } from './account-menu'
 import { Logo } from './logo'
 import { DRAWER_ID, DRAWER_POPUP, MobileDrawer } from './mobile-drawer'
 import { type NavItem, navItems } from './nav-items'
+import { useSiteContent } from './site-content'
 
 export interface HeaderProps {
   /** The signed-in person; absent or null when logged out. */
@@ -16,17 +17,15 @@ export interface HeaderProps {
   /** Signed in through a single link: only My loan and its log out. */
   singleLink?: boolean
   onLogout?: () => void
-  /** The clock for the promo window; tests pass a fixed date. */
-  now?: Date
 }
 
-export function Header({ user, singleLink, onLogout, now }: HeaderProps) {
+export function Header({ user, singleLink, onLogout }: HeaderProps) {
   const m = useMessages()
   const shell = useShell()
   const drawerOpen = useSelector(shell, (s) => s.context.popup === DRAWER_POPUP)
   const menuButtonRef = useRef<HTMLButtonElement>(null)
   const closeDrawer = useCallback(() => shell.send({ type: 'popup.close' }), [shell])
-  const items = navItems(m, now ?? new Date())
+  const items = navItems(m, useSiteContent().promoItems)
   const name = user ? displayName(user) : ''
   const logout = () => {
     closeDrawer()
@@ -108,13 +107,29 @@ function NavList({
 }) {
   return (
     <ul className={className}>
-      {items.map((item) => (
-        <li key={item.to}>
-          <Link to={item.to} className="nav-link" onClick={onNavigate}>
-            {item.label}
-          </Link>
-        </li>
-      ))}
+      {items.map((item) =>
+        'to' in item ? (
+          <li key={item.to}>
+            <Link to={item.to} className="nav-link" onClick={onNavigate}>
+              {item.label}
+            </Link>
+          </li>
+        ) : (
+          // A promo item's link is the back office's: a path of the site (the router's, typed as one path it
+          // knows) or an https address, both checked by the API.
+          <li key={item.key}>
+            {item.href.startsWith('/') ? (
+              <Link to={item.href as '/promo'} className="nav-link" onClick={onNavigate}>
+                {item.label}
+              </Link>
+            ) : (
+              <a href={item.href} className="nav-link" onClick={onNavigate}>
+                {item.label}
+              </a>
+            )}
+          </li>
+        ),
+      )}
     </ul>
   )
 }

@@ -1,15 +1,16 @@
+import type { PublicPromoItem } from '../../../domain/contract/content-public'
 import type { Messages } from '../../i18n/messages'
-import { activePromoItems } from './promo-window'
 
-export type NavPath = '/about' | '/how-to-apply' | '/repay' | '/faq' | '/contact' | '/promo'
+export type NavPath = '/about' | '/how-to-apply' | '/repay' | '/faq' | '/contact'
 
-export interface NavItem {
-  to: NavPath
-  label: string
-}
+/** A link of the app's own (`to`), or a promo item's link as the back office wrote it (`href`). */
+export type NavItem = { to: NavPath; label: string } | { href: string; label: string; key: string }
 
-/** The main navigation of spec section 2, with promo items only inside their date window. */
-export function navItems(m: Messages, now: Date): NavItem[] {
+/**
+ * The main navigation of spec section 2, then the promo items the server says are in their date window today
+ * (src/ui/layout/site-content.ts).
+ */
+export function navItems(m: Messages, promoItems: readonly PublicPromoItem[]): NavItem[] {
   const nav = m.layout.nav
   return [
     { to: '/about', label: nav.about },
@@ -17,6 +18,6 @@ export function navItems(m: Messages, now: Date): NavItem[] {
     { to: '/repay', label: nav.repay },
     { to: '/faq', label: nav.faq },
     { to: '/contact', label: nav.contact },
-    ...activePromoItems(now).map((item) => ({ to: item.link, label: nav[item.titleKey] })),
+    ...promoItems.map((item) => ({ href: item.link, label: item.title, key: `promo-${item.id}` })),
   ]
 }
