@@ -11,6 +11,7 @@ import { adminToken, presentDevice, readyClient, submitBackOfficeLogin } from '.
 import { expect, test } from './fixtures'
 import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
+import { staffPage } from './staff'
 import { watchConsole } from './support'
 
 /** An admin's browser on /admin: the sandbox admin device is trusted, so the login asks no second factor. */
@@ -104,7 +105,29 @@ test('an admin makes a sandbox payment arrive, finds it, reverses it with a reas
   await panel.getByLabel('Reason for the reversal').fill('Chargeback reported by 7-Eleven')
   await panel.getByRole('button', { name: 'Continue' }).click()
   await panel.getByRole('button', { name: `Yes, reverse payment ${id}` }).click()
-  await expect(admin.getByText(`Payment ${id} reversed.`)).toBeVisible()
+  // Maker-checker (issue 19 item 5): a proposal, waiting for a second person; the payment stays posted.
+  await expect(
+    admin.getByText(
+      new RegExp(
+        `^Reversal of payment ${id} proposed \\(proposal \\d+\\): waiting for a second approval\\.$`,
+      ),
+    ),
+  ).toBeVisible()
+  await expect(arrived).toContainText('Posted')
+  const waiting = admin.getByRole('article', { name: new RegExp(`: reverse payment ${id}$`) })
+  await expect(waiting).toContainText('Your proposal: another user must decide it.')
+  await expect(waiting.getByRole('button')).toHaveCount(0)
+  // A second administrator approves it on their /admin/payments: the reversal is carried out.
+  const checker = await staffPage(browser, request, 'administrator')
+  await checker.goto('/admin/payments')
+  const proposal = checker.getByRole('article', { name: new RegExp(`: reverse payment ${id}$`) })
+  await proposal.getByRole('button', { name: /^Approve proposal \d+$/ }).click()
+  await expect(checker.getByText(/^Proposal \d+ approved and carried out\.$/)).toBeVisible()
+  await expect(proposal).toHaveCount(0)
+  await checker.context().close()
+  await admin.reload()
+  await filters.getByLabel('Payment reference').fill(reference)
+  await filters.getByRole('button', { name: 'Show payments' }).click()
   await expect(arrived).toContainText('Reversed')
   await expect(arrived).toContainText(/Reversed by user \d+, .+: Chargeback reported by 7-Eleven/)
   await expect(arrived.getByRole('button')).toHaveCount(0)

@@ -1,7 +1,8 @@
 /**
  * A sold loan in a real browser (issue 18, item 3, "Done when"): a client registered over the API applies for the
  * apply page's defaults and lands on My loan with the active loan; the client's sandbox clock moves past the due
- * date (the daily run marks the loan overdue); an admin sells it on /admin/debts to the sandbox collection agency;
+ * date (the daily run marks the loan overdue); an admin proposes selling it on /admin/debts to the sandbox
+ * collection agency and a second administrator approves the proposal there (maker-checker, issue 19 item 5);
  * the client's next visit to My loan is sent by the flow guard to /profile/debt-sold, which names the agency, its
  * contacts and how to pay them, the loan number and what was owed. At 360 px, both pages checked with axe.
  */
@@ -11,6 +12,7 @@ import { adminToken, presentDevice, readyClient, submitBackOfficeLogin } from '.
 import { expect, test } from './fixtures'
 import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
 import { E2E_ADMIN_DEVICE_ID } from './sandbox'
+import { staffPage } from './staff'
 
 /** The sandbox's collection agency (migration 0014). */
 const AGENCY = 'Bantay Collections Inc. (sandbox)'
@@ -83,9 +85,26 @@ test('a sold loan sends its client to /profile/debt-sold, which names the agency
   await desk.getByLabel('Collection agency').selectOption({ label: AGENCY })
   await expectAccessible(desk, 'admin: debt desk')
   await desk.getByRole('button', { name: 'Sell the selected loans' }).click()
-  await expect(desk.getByText('Sold 1 loan(s), refused 0.')).toBeVisible()
-  await expect(tick).toHaveCount(0)
+  // Maker-checker (issue 19 item 5): a proposal, waiting for a second person on the same page.
+  await expect(
+    desk.getByText(/^Sale of 1 loan\(s\) proposed \(proposal \d+\): waiting for a second approval\.$/),
+  ).toBeVisible()
+  const waiting = desk.getByRole('article', { name: /: sell 1 loan\(s\) to agency \d+$/ }).last()
+  await expect(waiting).toContainText('Your proposal: another user must decide it.')
+  await expect(tick).toBeVisible()
   await desk.context().close()
+
+  // A second administrator approves it on their /admin/debts: the loan is sold.
+  const checker = await staffPage(browser, request, 'administrator')
+  await checker.setViewportSize({ width: 360, height: 740 })
+  await checker.goto('/admin/debts')
+  const proposal = checker.getByRole('article', { name: /: sell 1 loan\(s\) to agency \d+$/ }).last()
+  await expect(proposal.getByRole('button', { name: /^Approve proposal \d+$/ })).toBeVisible()
+  await expectAccessible(checker, 'admin: debt desk, a proposal to decide')
+  await proposal.getByRole('button', { name: /^Approve proposal \d+$/ }).click()
+  await expect(checker.getByText(/^Proposal \d+ approved and carried out\.$/)).toBeVisible()
+  await expect(checker.getByRole('checkbox', { name: `Select ${loan.loanNumber}` })).toHaveCount(0)
+  await checker.context().close()
 
   await page.goto('/profile/my-loan')
   await expect(page).toHaveURL(/\/profile\/debt-sold$/, { timeout: 30_000 })

@@ -16,7 +16,7 @@ const timestamp = v.string()
 export const approvalSchema = v.object({
   id: v.number(),
   kind: v.picklist(approvalKinds),
-  /** A configuration key, a payment id, a loan id. */
+  /** A configuration key, a payment id, a loan id, an agency id (a debt sale). */
   subject: v.string(),
   payload: v.unknown(),
   note: v.string(),
@@ -53,7 +53,7 @@ export const approveProposal = defineContract({
   method: 'post',
   path: '/private/back-office/approvals/:id/approve',
   summary:
-    "Back office: approve another user's proposal (the action's permission is needed) and execute it in the same transaction; approving twice answers the first approval",
+    "Back office: approve another user's proposal (the action's permission is needed) and execute it: a configuration change in the same transaction; a reversal, a write-off or a debt sale in two phases (executing, then approved with the result or failed with the service's refusal, answered as such); approving an approved proposal answers it, one executing is 409 proposalDecided",
   tags: ['back-office', 'approvals'],
   access: 'user',
   permission: 'session',

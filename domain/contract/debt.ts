@@ -7,14 +7,13 @@
 import * as v from 'valibot'
 import { idNumber, idString } from '../ids'
 import { safeMultilineString, safeString } from '../safe-text'
+import { approvalSchema } from './approvals'
 import {
   collectionAgencySchema,
   debtForwardSchema,
-  debtSaleResultSchema,
   debtSaleSchema,
   defaultCandidateSchema,
   soldDebtSchema,
-  writeOffResultSchema,
 } from './debt-answers'
 import { defineContract } from './define'
 import { pagingQuery } from './reference'
@@ -99,7 +98,7 @@ export const sellDebt = defineContract({
   method: 'post',
   path: '/private/back-office/debt-sales',
   summary:
-    'Sell overdue loans (1 to 500) to a collection agency: each loan is sold (status 9, its receivables booked to 0, the client notified) or refused on its own',
+    "Propose selling overdue loans (1 to 500) to a collection agency (202 with the proposal): once another user holding debt.sell approves it (POST /approvals/{id}/approve), each loan is sold (status 9, its receivables booked to 0, the client notified) or refused on its own, in the approval's result",
   tags: ['back-office'],
   access: 'user',
   permission: 'debt.sell',
@@ -112,7 +111,8 @@ export const sellDebt = defineContract({
     ),
     reason: v.optional(reason),
   }),
-  response: debtSaleResultSchema,
+  /** The proposal, pending; its result, once approved, is a `debtSaleResultSchema`. */
+  response: approvalSchema,
 })
 
 const salesList = defineContract({
@@ -161,13 +161,14 @@ export const writeOffLoan = defineContract({
   method: 'post',
   path: '/private/back-office/loan/:id/write-off',
   summary:
-    'Write a loan off as a loss with a reason (overdue, or on hold): status 10, what it owed leaves the books by ledger entries; later payments are recoveries',
+    'Propose writing a loan off as a loss with a reason (overdue, or on hold; 202 with the proposal): once another user holding loans.write-off approves it (POST /approvals/{id}/approve), status 10, what it owed leaves the books by ledger entries; later payments are recoveries',
   tags: ['back-office'],
   access: 'user',
   permission: 'loans.write-off',
   params: v.object({ id: idString() }),
   body: v.object({ reason }),
-  response: writeOffResultSchema,
+  /** The proposal, pending; its result, once approved, is a `writeOffResultSchema`. */
+  response: approvalSchema,
 })
 
 export const getSoldDebt = defineContract({

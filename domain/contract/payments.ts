@@ -9,6 +9,7 @@ import { idNumber, idString } from '../ids'
 import { ledgerKinds, ledgerParts } from '../loan/ledger'
 import { paymentChannelCodes } from '../payments/channels'
 import { safeString } from '../safe-text'
+import { approvalSchema } from './approvals'
 import { defineContract } from './define'
 import { pagingQuery } from './reference'
 
@@ -388,13 +389,14 @@ export const reversePayment = defineContract({
   method: 'post',
   path: '/private/back-office/payments/:id/reversal',
   summary:
-    'Reverse a posted payment with a reason (a chargeback, a bounced deposit): compensating entries; a paid loan reopens',
+    'Propose reversing a posted payment with a reason (a chargeback, a bounced deposit; 202 with the proposal): once another user holding payments.reverse approves it (POST /approvals/{id}/approve), compensating entries are booked and a paid loan reopens',
   tags: ['back-office'],
   access: 'user',
   permission: 'payments.reverse',
   params: v.object({ id: idString() }),
   body: v.object({ reason }),
-  response: backOfficePaymentSchema,
+  /** The proposal, pending; its result, once approved, is the reversed payment. */
+  response: approvalSchema,
 })
 
 const loanAction = (action: 'hold' | 'release' | 'cancel', summary: string) =>

@@ -3,7 +3,8 @@
  *
  * `approval`: one row per proposed action (a configuration change, a payment reversal, a write-off, a debt sale).
  * One user proposes, a different user holding the same permission approves or rejects it; approving executes the
- * action in the same transaction as the decision, so it happens exactly once.
+ * action in the same transaction as the decision, so it happens exactly once (a reversal, a write-off, a debt sale:
+ * in two phases, `executing` then `approved` or `failed`, docs/decisions/0035).
  *
  * `config_version`: every approved version of a configuration document, with who proposed and who approved it and
  * when it takes effect. The document in force for a key is the newest version whose effective time has passed.
@@ -23,7 +24,7 @@ export const approval = pgTable(
     /** The action's input as validated when proposed. */
     payload: jsonb('payload').notNull(),
     note: text('note').notNull().default(sql`''`),
-    /** pending | approved | rejected */
+    /** pending | approved | rejected | executing | failed (the last two: kinds run in two phases) */
     status: text('status').notNull().default('pending'),
     proposedBy: ref('proposed_by').notNull(),
     proposedAt: ts('proposed_at').notNull().defaultNow(),
@@ -36,7 +37,15 @@ export const approval = pgTable(
   },
   (t) => [
     index('approval_status_idx').on(t.status, t.id),
-    check('approval_status_ck', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check(
+      'approval_status_ck',
+      sql`${t.status} in ('pending', 'approved', 'rejected', 'executing', 'failed')`,
+    ),
+    uniqueIndex('approval_open_subject_uq')
+      .on(t.kind, t.subject)
+      .where(
+        sql`${t.status} in ('pending', 'executing') and ${t.kind} in ('payments.reverse', 'loans.write-off')`,
+      ),
     check('approval_four_eyes_ck', sql`${t.decidedBy} is null or ${t.decidedBy} <> ${t.proposedBy}`),
   ],
 )

@@ -15,6 +15,7 @@ import { application, applicationDecision, loan } from '../../server/db/schema-l
 import { payment } from '../../server/db/schema-payments'
 import { drainJobs } from '../../server/services/lending/jobs'
 import { createTestApp } from '../support/app'
+import { proposeAndApprove } from '../support/maker-checker'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 import {
@@ -357,26 +358,20 @@ describe('additional and repeat loans', () => {
         return { c, loanId: l.id }
       }
       const sold = await overdue()
-      const sale = await call(
-        t,
-        'POST',
-        '/private/back-office/debt-sales',
-        { agencyId, loanIds: [sold.loanId] },
-        { token: admin },
-      )
+      // Maker-checker (issue 19 item 5): proposed, then approved by a second administrator.
+      const sale = await proposeAndApprove(t, admin, '/private/back-office/debt-sales', {
+        agencyId,
+        loanIds: [sold.loanId],
+      })
       expect(sale.status, JSON.stringify(sale.body.response)).toBe(200)
       expect((await me(sold.c)).availableLoanAmount.amount).toBe(0)
       expect((await me(sold.c)).additionalLoan?.defaulted).toBe(true)
       await refusedWith(sold.c, /sold or written off/)
 
       const written = await overdue()
-      const off = await call(
-        t,
-        'POST',
-        `/private/back-office/loan/${written.loanId}/write-off`,
-        { reason: 'Borrower deceased, no estate' },
-        { token: admin },
-      )
+      const off = await proposeAndApprove(t, admin, `/private/back-office/loan/${written.loanId}/write-off`, {
+        reason: 'Borrower deceased, no estate',
+      })
       expect(off.status, JSON.stringify(off.body.response)).toBe(200)
       expect((await me(written.c)).availableLoanAmount.amount).toBe(0)
       await refusedWith(written.c, /sold or written off/)

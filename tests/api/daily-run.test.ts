@@ -36,7 +36,9 @@ interface ActiveLoan {
   repaymentInvoice: { dueDays: number }
 }
 
-describe('daily servicing run: overdue and penalties', () => {
+// Each test walks the servicing run over many days (to the lifetime cap: a year and more), one catch-up day at a
+// time: on a loaded two-core machine that takes longer than the default 30 s.
+describe('daily servicing run: overdue and penalties', { timeout: 180_000 }, () => {
   let t: TestApp
   let admin: string
   beforeAll(async () => {

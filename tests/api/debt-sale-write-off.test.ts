@@ -17,6 +17,7 @@ import { runServicingJobs } from '../../server/services/payments/jobs'
 import { balancesOfLoan } from '../../server/services/payments/loans'
 import { sellDebt } from '../../server/services/servicing/debt-sale'
 import { createTestApp } from '../support/app'
+import { proposeAndApprove } from '../support/maker-checker'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 
@@ -76,14 +77,9 @@ describe('debt sale and write-off', () => {
     expect((await loanRow(l.id)).standing).toBe('overdue')
     return { c, loanId: l.id }
   }
+  // Maker-checker (issue 19 item 5): the admin proposes, a second administrator approves (tests/support).
   const sell = (loanIds: number[], id = agencyId) =>
-    call<SaleAnswer>(
-      t,
-      'POST',
-      '/private/back-office/debt-sales',
-      { agencyId: id, loanIds },
-      { token: admin },
-    )
+    proposeAndApprove<SaleAnswer>(t, admin, '/private/back-office/debt-sales', { agencyId: id, loanIds })
   const pay = (c: SignedUp, amount: number, key: string) =>
     call<{ id: number; status: string; loanId: number | null }>(
       t,
@@ -93,13 +89,9 @@ describe('debt sale and write-off', () => {
       { token: admin },
     )
   const reverse = (paymentId: number) =>
-    call(
-      t,
-      'POST',
-      `/private/back-office/payments/${paymentId}/reversal`,
-      { reason: 'Bounced deposit' },
-      { token: admin },
-    )
+    proposeAndApprove(t, admin, `/private/back-office/payments/${paymentId}/reversal`, {
+      reason: 'Bounced deposit',
+    })
   const loanRow = async (id: number) => (await db().select().from(loan).where(eq(loan.id, id)))[0]!
   const entriesOf = (id: number, kind: string) =>
     db()
@@ -253,6 +245,18 @@ describe('debt sale and write-off', () => {
     const late = await reverse(before.body.data.id)
     expect(late.status).toBe(409)
     expect(late.body.response.code).toBe('paymentBeforeDefault')
+    // Refused when executed: the proposal is marked failed with the code (it may be proposed again).
+    const decided = await call<{ id: number; status: string; result: unknown }[]>(
+      t,
+      'GET',
+      '/private/back-office/approvals?status=decided&kind=payments.reverse',
+      undefined,
+      { token: admin },
+    )
+    expect(decided.body.data.find((p) => p.id === late.proposalId)).toMatchObject({
+      status: 'failed',
+      result: { error: { code: 'paymentBeforeDefault' } },
+    })
     const first = await pay(c, 1_000_00, `after-sale-${c.clientId}`)
     expect(first.status).toBe(201)
     expect(first.body.data).toMatchObject({ status: 'posted', loanId })
@@ -327,12 +331,11 @@ describe('debt sale and write-off', () => {
       { token: admin },
     )
     expect(refusedReason.status).toBe(400)
-    const answer = await call<{ loanId: number; state: string; status: number; amount: number }>(
+    const answer = await proposeAndApprove<{ loanId: number; state: string; status: number; amount: number }>(
       t,
-      'POST',
+      admin,
       `/private/back-office/loan/${loanId}/write-off`,
       { reason: 'Borrower deceased, no estate' },
-      { token: admin },
     )
     expect(answer.status).toBe(200)
     expect(answer.body.data).toMatchObject({ loanId, state: 'write_off', status: 10 })
@@ -343,6 +346,7 @@ describe('debt sale and write-off', () => {
     const [record] = await db().select().from(loanWriteOff).where(eq(loanWriteOff.loanId, loanId))
     expect(record!.amount).toBe(answer.body.data.amount)
 
+    // Written off already: refused when proposed, with the service's own code.
     const again = await call(
       t,
       'POST',
@@ -351,6 +355,7 @@ describe('debt sale and write-off', () => {
       { token: admin },
     )
     expect(again.status).toBe(409)
+    expect(again.body.response.code).toBe('loanStateMismatch')
 
     const paid = await pay(c, 700_00, `recovery-${c.clientId}`)
     expect(paid.body.data).toMatchObject({ status: 'posted', loanId })
@@ -407,13 +412,9 @@ describe('debt sale and write-off', () => {
     const sold = await overdueClient()
     expect((await sell([sold.loanId])).body.data.sold).toHaveLength(1)
     const written = await overdueClient()
-    const off = await call(
-      t,
-      'POST',
-      `/private/back-office/loan/${written.loanId}/write-off`,
-      { reason: 'Uncollectable' },
-      { token: admin },
-    )
+    const off = await proposeAndApprove(t, admin, `/private/back-office/loan/${written.loanId}/write-off`, {
+      reason: 'Uncollectable',
+    })
     expect(off.status).toBe(200)
     const at = new Date().toISOString()
     for (const { c } of [sold, written]) {

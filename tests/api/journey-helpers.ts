@@ -34,6 +34,7 @@ import {
   seedFirstUser,
 } from '../../server/services/identity/users'
 import { drainJobs } from '../../server/services/lending/jobs'
+import { proposeAndApprove } from '../support/maker-checker'
 import {
   type Answer,
   call,
@@ -650,14 +651,11 @@ export const eventSenders: Record<JourneyEventType, (w: Walk) => Promise<unknown
       w,
       'LOAN_REOPENED',
       'POST /web/private/back-office/payments/{id}/reversal',
+      // Maker-checker (issue 19 item 5): proposed, then approved by a second administrator.
       () =>
-        call(
-          w.t,
-          'POST',
-          `/private/back-office/payments/${w.paymentId}/reversal`,
-          { reason: 'Chargeback (walk)' },
-          { token },
-        ),
+        proposeAndApprove(w.t, token, `/private/back-office/payments/${w.paymentId}/reversal`, {
+          reason: 'Chargeback (walk)',
+        }) as unknown as Promise<Answer>,
       200,
       'back-office',
     )

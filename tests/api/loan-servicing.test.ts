@@ -15,6 +15,7 @@ import { creditRefund, loanLedgerEntry } from '../../server/db/schema-payments'
 import { runServicingJobs } from '../../server/services/payments/jobs'
 import { receivePayment } from '../../server/services/payments/posting'
 import { createTestApp } from '../support/app'
+import { approveAsSecond } from '../support/maker-checker'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 
@@ -256,23 +257,45 @@ describe('loan servicing API', () => {
     const l = (await active(c))!
     const posted = await pay(c, l.amountDue.amount, `rev-${c.clientId}`)
     expect(await flow(c)).toBe('no_loan_page')
-    const reversed = await call<{ status: string; reversalReason: string }>(
+    // Maker-checker (issue 19 item 5): the admin proposes (202); nothing happens until a second user approves.
+    const proposed = await call<{ id: number; status: string; kind: string }>(
       t,
       'POST',
       `/private/back-office/payments/${posted.body.data.id}/reversal`,
       { reason: 'Chargeback from the bank' },
       { token: admin },
     )
+    expect(proposed.status).toBe(202)
+    expect(proposed.body.data).toMatchObject({ status: 'pending', kind: 'payments.reverse' })
+    expect(await flow(c)).toBe('no_loan_page')
+    const own = await call(
+      t,
+      'POST',
+      `/private/back-office/approvals/${proposed.body.data.id}/approve`,
+      {},
+      {
+        token: admin,
+      },
+    )
+    expect(own.status).toBe(403)
+    expect(own.body.response.code).toBe('ownProposal')
+    const reversed = await approveAsSecond<{
+      status: string
+      result: { status: string; reversalReason: string }
+    }>(t, proposed.body.data.id)
     expect(reversed.status).toBe(200)
-    expect(reversed.body.data).toMatchObject({
+    expect(reversed.body.data.status).toBe('approved')
+    expect(reversed.body.data.result).toMatchObject({
       status: 'reversed',
       reversalReason: 'Chargeback from the bank',
     })
+    // Approving again answers what was decided; nothing runs twice.
+    expect((await approveAsSecond(t, proposed.body.data.id)).status).toBe(200)
     const reopened = (await active(c))!
     expect(reopened.amountDue).toEqual(l.amountDue)
     expect(reopened.state).toBe('active')
     expect(await flow(c)).toBe('loan_page')
-    // Once is enough.
+    // Once is enough: a reversed payment is refused at once, when proposed.
     const twice = await call(
       t,
       'POST',

@@ -4,8 +4,9 @@
  * payout day) get the same 50 payments: one at once through the posting service, one at once as 50 signed
  * gateway webhooks, one one after the other; their balances, their loans' accrual and their ledgers' entries per
  * kind must be the same. The amounts are chosen so that no order can change the entries (no payment total lands
- * on a part's boundary, none leaves a residue to waive). Then 50 concurrent reversals of the payment that repaid a
- * loan reverse it once (one 200, the rest 409), reopen the loan once and move the journey once; and a reversal
+ * on a part's boundary, none leaves a residue to waive). Then 50 concurrent proposals to reverse the payment that
+ * repaid a loan make one, and 50 administrators approving it at once reverse it once, reopen the loan once and
+ * move the journey once (maker-checker, issue 19 item 5); and a reversal
  * while the overpayment's refund is on its way to the client's account is refused.
  * Runs on PGlite, and on PostgreSQL (a real pool of connections) when DATABASE_URL is set.
  */
@@ -21,7 +22,8 @@ import { runServicingJobs } from '../../server/services/payments/jobs'
 import { receivePayment } from '../../server/services/payments/posting'
 import { createTestApp, TEST_GATEWAY_SECRET } from '../support/app'
 import { deferred } from '../support/deferred'
-import type { SignedUp, TestApp } from './identity-helpers'
+import { staffMember } from '../support/staff'
+import { call, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 import {
   allParts,
@@ -195,10 +197,37 @@ describe('payments under concurrency', () => {
     const paid = await snapshotOf(t, c, loan.id)
     expect([paid.row.state, paid.step]).toEqual(['paid', 'no_loan_page'])
 
-    const answers = await Promise.all(Array.from({ length: N }, () => bo.reverse(repaid.body.data.id)))
-    const statuses = answers.map((a) => a.status).sort()
-    expect(statuses).toEqual([200, ...Array(N - 1).fill(409)])
-    for (const a of answers) if (a.status === 409) expect(a.body.response.code).toBe('paymentNotPosted')
+    // Maker-checker (issue 19 item 5): 50 proposals at once make one (the rest 409 proposalPending); 50
+    // different administrators approving it at once execute it once: the first claims it, those arriving while it
+    // runs get 409 proposalDecided, those arriving after it answer the approval (200).
+    const path = `/private/back-office/payments/${repaid.body.data.id}/reversal`
+    const proposed = await Promise.all(
+      Array.from({ length: N }, () =>
+        call<{ id: number }>(t, 'POST', path, { reason: 'Chargeback' }, { token: admin }),
+      ),
+    )
+    expect(proposed.map((a) => a.status).sort()).toEqual([202, ...Array(N - 1).fill(409)])
+    for (const a of proposed) if (a.status === 409) expect(a.body.response.code).toBe('proposalPending')
+    const proposalId = proposed.find((a) => a.status === 202)!.body.data.id
+    const approvers = await Promise.all(Array.from({ length: N }, () => staffMember(t, 'administrator')))
+    const answers = await Promise.all(
+      approvers.map((a) =>
+        call<{ status: string; decidedBy: { id: number } }>(
+          t,
+          'POST',
+          `/private/back-office/approvals/${proposalId}/approve`,
+          {},
+          { token: a.token },
+        ),
+      ),
+    )
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0)
+    for (const a of answers) {
+      if (a.status === 200) expect(a.body.data.status).toBe('approved')
+      else expect([a.status, a.body.response.code]).toEqual([409, 'proposalDecided'])
+    }
+    const deciders = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.data.decidedBy.id))
+    expect(deciders.size).toBe(1)
 
     const after = await snapshotOf(t, c, loan.id)
     // Reversed once: every entry of the payment compensated exactly once, the balances back to before it.

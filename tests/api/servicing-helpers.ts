@@ -9,6 +9,7 @@ import type { Balances } from '../../domain/loan/ledger'
 import { paymentReferenceOf } from '../../domain/payments/reference'
 import { loan } from '../../server/db/schema-lending'
 import { creditRefund, loanLedgerEntry, payment } from '../../server/db/schema-payments'
+import { proposeAndApprove } from '../support/maker-checker'
 import { call, type SignedUp, type TestApp } from './identity-helpers'
 
 export type LoanRow = typeof loan.$inferSelect
@@ -39,13 +40,13 @@ export function backOffice(t: TestApp, admin: string) {
         { reference: paymentReferenceOf(c.clientId), amount, channel: 'bayad', idempotencyKey: key },
         { token: admin },
       ),
+    // Maker-checker (issue 19 item 5): proposed by the admin, approved by a second administrator.
     reverse: (paymentId: number, reason = 'Chargeback from the bank') =>
-      call<{ id: number; status: string }>(
+      proposeAndApprove<{ id: number; status: string }>(
         t,
-        'POST',
+        admin,
         `/private/back-office/payments/${paymentId}/reversal`,
         { reason },
-        { token: admin },
       ),
     clock: (c: SignedUp, days: number) =>
       call<{ clientToday: string; daysRun: number }>(

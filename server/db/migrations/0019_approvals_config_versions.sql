@@ -39,3 +39,13 @@ CREATE INDEX "config_version_key_effective_idx" ON "config_version" ("key", "eff
 -- The documents in force today become their keys' first known versions, in force since forever.
 INSERT INTO "config_version" ("key", "version", "value", "note", "effective_at")
   SELECT "key", "version", "value", 'in force before versions', to_timestamp(0) FROM "config";
+--> statement-breakpoint
+-- A reversal, a write-off and a debt sale are approved in two phases: claimed (executing), then done or failed.
+ALTER TABLE "approval" DROP CONSTRAINT "approval_status_ck";
+--> statement-breakpoint
+ALTER TABLE "approval" ADD CONSTRAINT "approval_status_ck"
+  CHECK ("status" in ('pending', 'approved', 'rejected', 'executing', 'failed'));
+--> statement-breakpoint
+-- One open proposal per payment to reverse and per loan to write off (a second would only fail when approved).
+CREATE UNIQUE INDEX "approval_open_subject_uq" ON "approval" ("kind", "subject")
+  WHERE "status" in ('pending', 'executing') AND "kind" in ('payments.reverse', 'loans.write-off');

@@ -19,7 +19,7 @@ export const approvalRoutes: AnyRoute[] = [
   }),
   implement(approveProposal, async (c, { params, body }) => {
     const principal = c.get('principal')
-    const view = await decide(c.get('deps').database.db, {
+    const view = await decide(c.get('deps'), {
       id: Number(params.id),
       by: { id: principal.id, roles: principal.roles },
       decision: 'approve',
@@ -30,7 +30,7 @@ export const approvalRoutes: AnyRoute[] = [
   }),
   implement(rejectProposal, async (c, { params, body }) => {
     const principal = c.get('principal')
-    const view = await decide(c.get('deps').database.db, {
+    const view = await decide(c.get('deps'), {
       id: Number(params.id),
       by: { id: principal.id, roles: principal.roles },
       decision: 'reject',

@@ -3,7 +3,8 @@
  * docs/decisions/0029-debt-sale-and-write-off.md.
  */
 import * as debt from '../../../domain/contract/debt'
-import { loanStateView } from '../../services/payments/back-office'
+import { proposeDebtSale, proposeWriteOff } from '../../services/approvals/servicing-actions'
+import { approvalView } from '../../services/approvals/store'
 import {
   createAgency,
   defaultCandidates,
@@ -11,10 +12,8 @@ import {
   listAgencies,
   markForwarded,
   salesPage,
-  sellDebt,
   soldDebtOf,
 } from '../../services/servicing/debt-sale'
-import { writeOff } from '../../services/servicing/write-off'
 import { ok, okPage } from '../envelope'
 import { clientIdOf, db, deps } from '../request'
 import { type AnyRoute, implement } from '../route'
@@ -34,9 +33,10 @@ export const debtRoutes: AnyRoute[] = [
     return okPage(c, items, { ...query, total })
   }),
 
+  // Maker-checker (issue 19 item 5): 202 with the proposal; another user's approval sells.
   implement(debt.sellDebt, async (c, { body }) => {
-    const { sold, refused, saleId, agencyId } = await sellDebt(deps(c), clientIdOf(c), body)
-    return ok(c, { saleId, agencyId, sold, refused })
+    const proposal = await proposeDebtSale(db(c), clientIdOf(c), body)
+    return ok(c, (await approvalView(db(c), proposal.id))!, 202)
   }),
 
   implement(debt.listDebtSales, async (c, { query }) => {
@@ -53,9 +53,10 @@ export const debtRoutes: AnyRoute[] = [
     ok(c, await markForwarded(deps(c), clientIdOf(c), params.id)),
   ),
 
+  // Maker-checker (issue 19 item 5): 202 with the proposal; another user's approval writes the loan off.
   implement(debt.writeOffLoan, async (c, { params, body }) => {
-    const { amount } = await writeOff(deps(c), clientIdOf(c), params.id, body.reason)
-    return ok(c, { ...(await loanStateView(db(c), params.id)), amount })
+    const proposal = await proposeWriteOff(db(c), clientIdOf(c), { loanId: params.id, reason: body.reason })
+    return ok(c, (await approvalView(db(c), proposal.id))!, 202)
   }),
 
   implement(debt.getSoldDebt, async (c, { query }) => {

@@ -15,6 +15,7 @@ import { paymentGatewayRoutes } from './payment-gateway'
 import { paymentRoutes } from './payments'
 import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
+import { promoCodeRoutes } from './promo-codes'
 import { referenceRoutes } from './reference'
 import { servicingRoutes } from './servicing'
 import { staffRoutes } from './staff'
@@ -32,6 +33,7 @@ export const allRoutes: AnyRoute[] = [
   ...environmentRoutes,
   ...pricingRoutes,
   ...approvalRoutes,
+  ...promoCodeRoutes,
   ...journeyRoutes,
   ...payoutRoutes,
   ...uploadRoutes,

@@ -4,6 +4,8 @@
  * gateway's webhook and the sandbox checkout are in payment-gateway.ts). docs/decisions/0024.
  */
 import * as payments from '../../../domain/contract/payments'
+import { proposeReversal } from '../../services/approvals/servicing-actions'
+import { approvalView } from '../../services/approvals/store'
 import {
   assignToLoan,
   loanAction,
@@ -11,7 +13,6 @@ import {
   paymentById,
   paymentsPage,
   postManually,
-  reverse,
 } from '../../services/payments/back-office'
 import { assertClockMovable } from '../../services/payments/clock'
 import { createIntention } from '../../services/payments/intention'
@@ -72,9 +73,13 @@ export const paymentRoutes: AnyRoute[] = [
     return ok(c, await paymentById(db(c), params.id))
   }),
 
+  // Maker-checker (issue 19 item 5): 202 with the proposal; another user's approval reverses.
   implement(payments.reversePayment, async (c, { params, body }) => {
-    await reverse(deps(c), clientIdOf(c), params.id, body.reason)
-    return ok(c, await paymentById(db(c), params.id))
+    const proposal = await proposeReversal(db(c), clientIdOf(c), {
+      paymentId: params.id,
+      reason: body.reason,
+    })
+    return ok(c, (await approvalView(db(c), proposal.id))!, 202)
   }),
 
   ...(['hold', 'release', 'cancel'] as const).map((action) =>

@@ -29,6 +29,7 @@ import {
 } from './debt-api'
 import { ResultLine, TitledSection } from './form-parts'
 import { loanIdOf } from './payment-forms'
+import { approvalsQueryKey, PendingApprovals } from './pending-approvals'
 
 type Texts = ReturnType<typeof useMessages>['admin']['debts']
 
@@ -38,9 +39,14 @@ function failure(error: unknown, fallback: string): FieldErrorView {
   return { key: error.code, text: error.violations[0]?.message ?? error.message ?? fallback }
 }
 
+/** The debt lists, and the proposals waiting (a sale or a write-off is a proposal, issue 19 item 5). */
 function useRefreshDebt() {
   const queryClient = useQueryClient()
-  return () => queryClient.invalidateQueries({ queryKey: debtQueryKeys.all })
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: debtQueryKeys.all }),
+      queryClient.invalidateQueries({ queryKey: approvalsQueryKey }),
+    ])
 }
 
 function useAgencies() {
@@ -49,10 +55,16 @@ function useAgencies() {
 }
 
 export function DebtDesk() {
+  const refresh = useRefreshDebt()
   return (
     <>
       <SellLoans />
       <WriteOff />
+      <PendingApprovals
+        id="debt-approvals-title"
+        kinds={['debt.sell', 'loans.write-off']}
+        onDecided={refresh}
+      />
       <Forwards />
       <Sales />
       <Agencies />
@@ -81,14 +93,10 @@ function SellLoans() {
         loanIds: [...selected],
         ...(reason.trim() ? { reason: reason.trim() } : {}),
       }),
+    // Maker-checker (issue 19 item 5): a proposal; each loan is sold or refused once another user approves it.
     onSuccess: async (answer) => {
       setSelected(new Set())
-      setResult([
-        fmt(t.sell.done, { sold: answer.sold.length, refused: answer.refused.length }),
-        ...answer.refused.map((r) =>
-          fmt(t.sell.refusedLine, { loanNumber: loanNumberOf(r.loanId), message: r.message }),
-        ),
-      ])
+      setResult([fmt(t.sell.done, { id: answer.id, count: selected.size })])
       await refresh()
     },
     onError: (e) => setError(failure(e, t.sell.failed)),
@@ -204,7 +212,7 @@ function WriteOff() {
   const act = useMutation({
     mutationFn: (loanId: number) => writeOff(api, loanId, reason.trim()),
     onSuccess: async (answer) => {
-      setResult(fmt(t.done, { id: loanNumberOf(answer.loanId), amount: formatPhp(answer.amount) }))
+      setResult(fmt(t.done, { id: answer.id, loan: loanNumberOf(Number(answer.subject)) }))
       setLoan('')
       setReason('')
       await refresh()

@@ -6,7 +6,7 @@
  * (payment-actions.tsx). Every action is recorded on the server with who did it and when; the list is fetched
  * again after each one.
  */
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ChangeEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { formatPhp } from '../../../domain/money'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
@@ -39,14 +39,21 @@ import {
   type ReverseValues,
   reverseSchema,
 } from './payment-forms'
+import { approvalsQueryKey, PendingApprovals } from './pending-approvals'
 
 export const PER_PAGE_OPTIONS = [20, 50, 100, 200] as const
 const DEFAULT_PER_PAGE = 50
 
 export function PaymentsDesk() {
+  const { refreshPayments } = usePaymentsApi()
   return (
     <>
       <PaymentList />
+      <PendingApprovals
+        id="payment-approvals-title"
+        kinds={['payments.reverse']}
+        onDecided={refreshPayments}
+      />
       <ManualPayment />
       <Reconcile />
       <LoanActions />
@@ -447,6 +454,7 @@ function ReversePanel({ payment, onDone, onCancel }: PanelProps) {
   const p = useMessages().admin.payments
   const r = p.reverse
   const { api, refreshPayments } = usePaymentsApi()
+  const queryClient = useQueryClient()
   const { handleSubmit, setError, bind, formError, setFormError } = useSchemaForm<ReverseValues>(
     reverseSchema(p.errors),
     { reason: '' },
@@ -459,9 +467,10 @@ function ReversePanel({ payment, onDone, onCancel }: PanelProps) {
   }, [confirming])
   const reverse = useMutation({
     mutationFn: (values: ReverseValues) => reverseOnePayment(api, payment.id, values.reason),
+    // Maker-checker (issue 19 item 5): a proposal, carried out once another user approves it.
     onSuccess: async (answer) => {
-      await refreshPayments()
-      onDone(fmt(r.done, { id: answer.id }))
+      await Promise.all([refreshPayments(), queryClient.invalidateQueries({ queryKey: approvalsQueryKey })])
+      onDone(fmt(r.done, { id: answer.id, payment: payment.id }))
     },
     onError: (error) => {
       setConfirming(null)

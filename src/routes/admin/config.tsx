@@ -1,5 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { ConfigDesk } from '../../features/admin/config'
+import { PromoCodesDesk } from '../../features/admin/promo-codes'
 import { ensureMessages, useMessages } from '../../i18n/messages'
 import { titleHead } from '../../ui/layout/page-title'
 
@@ -20,6 +21,7 @@ function Page() {
         <Link to="/admin">{m.back}</Link>
       </p>
       <ConfigDesk />
+      <PromoCodesDesk />
     </section>
   )
 }

@@ -57,13 +57,22 @@ function desk(extra: Record<string, unknown> = {}) {
 }
 
 describe('<DebtDesk>', () => {
-  it('sells the ticked loans to the chosen agency and lists what was refused', async () => {
+  it('proposes selling the ticked loans to the chosen agency', async () => {
     const fake = desk({
+      // Maker-checker (issue 19 item 5): a proposal, sold once a second user approves it.
       'POST /private/back-office/debt-sales': {
-        saleId: 3,
-        agencyId: 1,
-        sold: [{ loanId: 12, loanNumber: 'L00000012', clientId: 112, amount: 5_500_00 }],
-        refused: [{ loanId: 13, code: 'loanStateMismatch', message: 'Selling the debt is not possible.' }],
+        id: 32,
+        kind: 'debt.sell',
+        subject: '1',
+        payload: { agencyId: 1, loanIds: [12, 13] },
+        note: '',
+        status: 'pending',
+        proposedBy: { id: 3, name: 'Ana Admin' },
+        proposedAt: '2026-11-25T06:05:00.000Z',
+        decidedBy: null,
+        decidedAt: null,
+        reason: null,
+        result: null,
       },
     })
     render(
@@ -81,19 +90,26 @@ describe('<DebtDesk>', () => {
     await waitFor(() => expect(screen.getByRole('option', { name: agency.name })).toBeTruthy())
     fireEvent.change(screen.getByLabelText('Collection agency'), { target: { value: '1' } })
     fireEvent.click(screen.getByRole('button', { name: 'Sell the selected loans' }))
-    await screen.findByText('Sold 1 loan(s), refused 1.')
-    expect(screen.getByText('L00000013: Selling the debt is not possible.')).toBeTruthy()
+    await screen.findByText('Sale of 2 loan(s) proposed (proposal 32): waiting for a second approval.')
     const sale = fake.calls.find((c) => c.method === 'POST')!
     expect(sale.body).toEqual({ agencyId: 1, loanIds: [12, 13] })
   })
 
-  it('writes a loan off with its reason', async () => {
+  it('proposes writing a loan off with its reason', async () => {
     const fake = desk({
       'POST /private/back-office/loan/14/write-off': {
-        loanId: 14,
-        state: 'write_off',
-        status: 10,
-        amount: 5_500_00,
+        id: 33,
+        kind: 'loans.write-off',
+        subject: '14',
+        payload: { loanId: 14, reason: 'Fraud confirmed' },
+        note: 'Fraud confirmed',
+        status: 'pending',
+        proposedBy: { id: 3, name: 'Ana Admin' },
+        proposedAt: '2026-11-25T06:05:00.000Z',
+        decidedBy: null,
+        decidedAt: null,
+        reason: null,
+        result: null,
       },
     })
     render(
@@ -104,7 +120,9 @@ describe('<DebtDesk>', () => {
     fireEvent.change(screen.getByLabelText('Loan number or id'), { target: { value: 'L00000014' } })
     fireEvent.change(screen.getByLabelText(/^Reason/), { target: { value: 'Fraud confirmed' } })
     fireEvent.click(screen.getByRole('button', { name: 'Write off' }))
-    await screen.findByText('Loan L00000014 written off: ₱5 500.00 left the books.')
+    await screen.findByText(
+      'Write-off of loan L00000014 proposed (proposal 33): waiting for a second approval.',
+    )
     expect(fake.calls.find((c) => c.method === 'POST')!.body).toEqual({ reason: 'Fraud confirmed' })
   })
 })

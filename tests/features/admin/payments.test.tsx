@@ -94,21 +94,24 @@ function backOffice(rows: BackOfficePayment[], routes: Record<string, Route> = {
       )
       return payments.find((p) => p.id === Number(assign[1]))
     }
+    // Maker-checker (issue 19 item 5): the reversal is a proposal; the payment stays posted until approved.
     const reversal = /^POST \/private\/back-office\/payments\/(\d+)\/reversal$/.exec(key)
     if (reversal) {
       const { reason } = call.body as { reason: string }
-      payments = payments.map((p) =>
-        p.id === Number(reversal[1])
-          ? {
-              ...p,
-              status: 'reversed',
-              reversedBy: 3,
-              reversedAt: '2026-11-25T06:05:00.000Z',
-              reversalReason: reason,
-            }
-          : p,
-      )
-      return payments.find((p) => p.id === Number(reversal[1]))
+      return {
+        id: 31,
+        kind: 'payments.reverse',
+        subject: reversal[1]!,
+        payload: { paymentId: Number(reversal[1]), reason },
+        note: reason,
+        status: 'pending',
+        proposedBy: { id: 3, name: 'Ana Admin' },
+        proposedAt: '2026-11-25T06:05:00.000Z',
+        decidedBy: null,
+        decidedAt: null,
+        reason: null,
+        result: null,
+      }
     }
     throw new Error(`unexpected ${key}`)
   })
@@ -378,7 +381,7 @@ describe('assigning an unmatched payment', () => {
 })
 
 describe('reversing a posted payment', () => {
-  it('asks for a reason, then for a confirmation, then reverses it and shows it reversed', async () => {
+  it('asks for a reason, then for a confirmation, then proposes the reversal for a second approval', async () => {
     const fake = backOffice([payment(7)])
     renderDesk(fake.api)
     await screen.findByRole('table')
@@ -401,13 +404,14 @@ describe('reversing a posted payment', () => {
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Continue' }))
     fireEvent.click(await within(panel).findByRole('button', { name: 'Yes, reverse payment 7' }))
-    expect(await screen.findByText('Payment 7 reversed.')).toBeTruthy()
+    expect(
+      await screen.findByText('Reversal of payment 7 proposed (proposal 31): waiting for a second approval.'),
+    ).toBeTruthy()
     expect(fake.sent('POST', '/private/back-office/payments/7/reversal').map((c) => c.body)).toEqual([
       { reason: 'Chargeback from the bank' },
     ])
-    await waitFor(() => expect(row(7).getAttribute('data-status')).toBe('reversed'))
-    expect(row(7).textContent).toContain('Reversed by user 3, Nov 25, 2026 2:05 PM: Chargeback from the bank')
-    expect(within(row(7)).queryByRole('button')).toBeNull()
+    // Nothing reversed yet: a second user approves the proposal.
+    expect(row(7).getAttribute('data-status')).toBe('posted')
   })
 
   it("shows a refused reversal as an alert, and the server's reason violation on the field", async () => {
