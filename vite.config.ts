@@ -64,6 +64,7 @@ export default defineConfig({
     environment: 'node',
     // The migrated database every test file copies, made once per run (tests/support/database.ts).
     globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/dom-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
