@@ -7,7 +7,7 @@
 import type { Context } from 'hono'
 import { clientAddress, deviceIdOf } from '../auth/transport'
 import { MessageNotSentError } from '../providers/messaging-live'
-import { CODE_RESEND_SECONDS } from '../services/identity/codes'
+import { CODE_RESEND_SECONDS, codeRateFactor } from '../services/identity/codes'
 import { hashDevice, isKnownTo } from '../services/identity/devices'
 import { type SendCode, sendCode } from '../services/identity/messages'
 import { sessionDevice } from '../services/identity/sessions'
@@ -44,8 +44,10 @@ export const requesterOf = async (c: Context<AppEnv>, fromBody?: string) => ({
 /** The per-address and per-device caps on anonymous code requests from devices the owner does not trust. */
 async function limitAnonymousCodes(c: Context<AppEnv>, deviceHash: string | null) {
   const address = clientAddress(c)
+  // A sandbox with a shortened code interval (SANDBOX_CODE_INTERVAL_SECONDS) compresses the hour caps alike.
+  const factor = codeRateFactor()
   const limits = [
-    { bucket: bucketFor('addr:public-code', address), max: PUBLIC_CODES_PER_ADDRESS_HOUR },
+    { bucket: bucketFor('addr:public-code', address), max: PUBLIC_CODES_PER_ADDRESS_HOUR * factor },
     {
       bucket: bucketFor('addr:public-code-day', address),
       max: PUBLIC_CODES_PER_ADDRESS_DAY,
@@ -53,7 +55,10 @@ async function limitAnonymousCodes(c: Context<AppEnv>, deviceHash: string | null
     },
   ]
   if (deviceHash)
-    limits.push({ bucket: bucketFor('dev:public-code', deviceHash), max: PUBLIC_CODES_PER_DEVICE_HOUR })
+    limits.push({
+      bucket: bucketFor('dev:public-code', deviceHash),
+      max: PUBLIC_CODES_PER_DEVICE_HOUR * factor,
+    })
   await limitRequests(db(c), limits, 60, deps(c).now())
 }
 
