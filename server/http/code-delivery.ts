@@ -109,6 +109,13 @@ export async function tryDeliverCode(
   }
 }
 
-/** Sign-ups per address: each one creates an account and sends an SMS. */
+/** Sign-ups per address: each one creates an account and sends an SMS (the hour cap scales like the codes'). */
 export const limitPublicCodes = (c: Context<AppEnv>) =>
-  limitPerAddress(db(c), 'public-code', clientAddress(c), PUBLIC_CODES_PER_ADDRESS_HOUR, 60, deps(c).now())
+  limitPerAddress(
+    db(c),
+    'public-code',
+    clientAddress(c),
+    PUBLIC_CODES_PER_ADDRESS_HOUR * codeRateFactor(),
+    60,
+    deps(c).now(),
+  )
