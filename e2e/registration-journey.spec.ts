@@ -116,7 +116,10 @@ async function signUpFromCalculator(page: Page, request: APIRequestContext, admi
   await page.getByLabel(/terms and conditions/).check()
   await page.getByLabel(/RA 10173/).check()
   await page.getByRole('button', { name: 'Create my account' }).click()
-  await expect(page.getByRole('heading', { name: 'Verify your mobile number' })).toBeVisible()
+  // The sign-up hashes the password (argon2) and sends a code: on a loaded CI box that has taken over 10 s.
+  await expect(page.getByRole('heading', { name: 'Verify your mobile number' })).toBeVisible({
+    timeout: 30_000,
+  })
   await page.getByLabel('Verification code').fill(await lastCode(request, admin, phone))
   await page.getByRole('button', { name: 'Verify' }).click()
   return { phone, email }
