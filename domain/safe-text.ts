@@ -64,3 +64,18 @@ export function unsafeValuePaths(value: unknown, path = '', found: string[] = []
   }
   return found
 }
+
+/**
+ * A calendar day YYYY-MM-DD that exists (2026-02-30 is refused, not rolled over) and is not before 2000: what a
+ * date filter or a promised day may be. One definition, so no route passes an impossible day to the date code
+ * (domain/pricing/manila-date.ts throws on one, which was a 500 before).
+ */
+export const calendarDaySchema = /* @__NO_SIDE_EFFECTS__ */ () =>
+  v.pipe(
+    safeString(),
+    v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is YYYY-MM-DD.'),
+    v.check((day) => {
+      const at = new Date(`${day}T00:00:00Z`)
+      return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day && day >= '2000-01-01'
+    }, 'Not a calendar date.'),
+  )

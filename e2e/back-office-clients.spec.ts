@@ -90,7 +90,7 @@ test('a support user finds a client by payment reference and sees the whole time
   await expect(documents.getByRole('link', { name: 'Open loan_agreement (PDF)' })).toBeVisible()
 
   // Support may resend a code and issue a single link; the promise to pay is collections' work.
-  const actions = support.getByRole('region', { name: 'Actions' })
+  const actions = support.getByRole('region', { name: 'Actions', exact: true })
   await expect(actions.getByRole('button', { name: 'Send the pending code again' })).toBeVisible()
   await expect(actions.getByRole('button', { name: 'Issue a single link' })).toBeVisible()
   await expect(actions.getByRole('form', { name: 'Record a promise to pay' })).toHaveCount(0)

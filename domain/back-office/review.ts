@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot'
 import { idNumber } from '../ids'
-import { safeString } from '../safe-text'
+import { calendarDaySchema, safeString } from '../safe-text'
 
 // ---------------------------------------------------------------------------------------------------------
 // Configuration: key 'review'
@@ -86,14 +86,7 @@ const centavosQuery = v.pipe(
 )
 
 /** A real calendar day YYYY-MM-DD (2026-02-30 is refused, not rolled over). */
-const calendarDay = v.pipe(
-  safeString(),
-  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is YYYY-MM-DD.'),
-  v.check((day) => {
-    const at = new Date(`${day}T00:00:00Z`)
-    return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day && day >= '2000-01-01'
-  }, 'Not a calendar date.'),
-)
+const calendarDay = calendarDaySchema()
 
 /** The filters; each one absent means "any". Dates are Manila calendar days, both ends included. */
 export const reviewFilterEntries = {

@@ -41,6 +41,8 @@ export const permissions = [
   /** Record a payment by hand, assign an unmatched one, reconcile with the gateway. */
   'payments.post',
   'payments.reverse',
+  /** Refund a loan's credit to the client's payout account (or retry a failed refund). */
+  'payments.refund',
   'loans.read',
   'loans.hold',
   'loans.cancel',
@@ -87,6 +89,7 @@ export const rolePermissions: Record<Role, readonly Permission[]> = {
     'payments.read',
     'payments.post',
     'payments.reverse',
+    'payments.refund',
     'debt.read',
     'debt.sell',
     'debt.forward',

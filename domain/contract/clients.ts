@@ -2,14 +2,15 @@
  * The back office's client desk (issue 19, item 3; docs/decisions/0034-client-desk.md): finding a client by any
  * key a caller gives over the phone (mobile number, e-mail, name, payment reference, loan or application number),
  * and one client's whole file, split into a few bounded reads so each answer stays small: the profile with its
- * applications, decisions, documents, single links and promises; the journey timeline (paged); the loans with
+ * applications, decisions, documents, the ID entered at registration with its checks and uploaded files (each
+ * file's bytes a read of its own, audited), single links and promises; the journey timeline (paged); the loans with
  * their ledgers, payments, extensions and schedules; the messages sent (paged); the collection contacts (paged).
  * The writes: blacklist, resend a pending code, record a promise to pay. Every one names its permission
  * (domain/back-office/roles.ts).
  */
 import * as v from 'valibot'
 import { idString } from '../ids'
-import { safeMultilineString, safeString } from '../safe-text'
+import { calendarDaySchema, safeMultilineString, safeString } from '../safe-text'
 import { defineContract } from './define'
 import { pagingQuery } from './reference'
 
@@ -92,6 +93,54 @@ export const deskDocumentSchema = v.object({
 })
 export type DeskDocument = v.InferOutput<typeof deskDocumentSchema>
 
+/** The identity document the client entered at registration (one per client, replaced on a new entry). */
+export const deskIdentityDocumentSchema = v.object({
+  /** SSS, UMID, DRIVERS_LICENSE, PASSPORT, ... (domain/journey/fields.ts). */
+  documentType: v.string(),
+  /** Only the last 4 characters (`••••67-8`, domain/back-office/masking.ts): the whole number never leaves the server. */
+  documentNumber: v.string(),
+  expiryDate: nullableString,
+  finishedAt: v.string(),
+})
+export type DeskIdentityDocument = v.InferOutput<typeof deskIdentityDocumentSchema>
+
+/** One identity check with the provider, and its outcome once decided. */
+export const deskIdentityCheckSchema = v.object({
+  id: v.string(),
+  provider: v.string(),
+  /** created | approved | declined | resubmission_requested */
+  status: v.string(),
+  reason: nullableString,
+  createdAt: v.string(),
+  decidedAt: nullableString,
+})
+export type DeskIdentityCheck = v.InferOutput<typeof deskIdentityCheckSchema>
+
+/** A file the client uploaded and still has (replaced or deleted ones have no bytes left), without its bytes. */
+export const deskUploadSchema = v.object({
+  id: v.string(),
+  /** id_document | document | bank_statement | client_document */
+  category: v.string(),
+  /** front | back | selfie for an ID photo; the document's type for the others. */
+  kind: v.string(),
+  /** image/jpeg, image/png or application/pdf. */
+  mime: v.string(),
+  size: v.number(),
+  /** When the photo was taken, from its metadata, when it said. */
+  capturedAt: nullableString,
+  createdAt: v.string(),
+})
+export type DeskUpload = v.InferOutput<typeof deskUploadSchema>
+
+export const deskIdentitySchema = v.object({
+  document: v.nullable(deskIdentityDocumentSchema),
+  /** Newest 5. */
+  checks: v.array(deskIdentityCheckSchema),
+  /** Newest 40 live files, read one with viewClientUpload. */
+  uploads: v.array(deskUploadSchema),
+})
+export type DeskIdentity = v.InferOutput<typeof deskIdentitySchema>
+
 export const singleLinkIssueSchema = v.object({
   id: v.number(),
   issuedBy: v.nullable(v.number()),
@@ -135,6 +184,8 @@ export const clientDeskSchema = v.object({
   applications: v.array(deskApplicationSchema),
   /** Newest 40, without their bytes (read one with downloadClientDocument). */
   documents: v.array(deskDocumentSchema),
+  /** What the client gave at registration: the ID entered, its checks, the photos and documents uploaded. */
+  identity: deskIdentitySchema,
   /** Newest 10. */
   singleLinks: v.array(singleLinkIssueSchema),
   /** Newest 20. */
@@ -146,7 +197,7 @@ export const getClientDesk = defineContract({
   method: 'get',
   path: '/private/back-office/clients/:id',
   summary:
-    "One client: profile and status, applications with the decisions' reasons, documents, single-link issues, promises to pay",
+    "One client: profile and status, applications with the decisions' reasons, documents, the ID entered and its checks, the files uploaded, single-link issues, promises to pay",
   tags: ['back-office'],
   access: 'user',
   permission: 'clients.read',
@@ -353,6 +404,25 @@ export const downloadClientDocument = defineContract({
   answer: 'binary',
 })
 
+/**
+ * A file the client uploaded (an ID photo, a supporting document), its bytes with their own type. Each view is
+ * recorded in the audit trail: ID images are sensitive personal information (RA 10173).
+ */
+export const viewClientUpload = defineContract({
+  method: 'get',
+  path: '/private/back-office/clients/:id/uploads/:fileId',
+  summary:
+    "One of the client's uploaded files (an ID photo or a supporting document) as uploaded; every view is audited",
+  tags: ['back-office'],
+  access: 'user',
+  permission: 'clients.read',
+  params: v.object({
+    id: idString(),
+    fileId: v.pipe(safeString(), v.uuid('Not a file id.')),
+  }),
+  answer: 'binary',
+})
+
 export const setClientBlacklisted = defineContract({
   method: 'put',
   path: '/private/back-office/clients/:id/blacklist',
@@ -396,7 +466,7 @@ export const promiseBodySchema = v.object({
     v.minValue(1, 'The amount must be more than zero.'),
     v.maxValue(MAX_PROMISE_CENTAVOS, 'The amount is too large.'),
   ),
-  promisedOn: v.pipe(safeString(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is YYYY-MM-DD.')),
+  promisedOn: calendarDaySchema(),
   note: v.optional(
     v.pipe(safeMultilineString(), v.trim(), v.maxLength(500, 'Must be at most 500 characters.')),
   ),

@@ -8,7 +8,7 @@ import * as v from 'valibot'
 import { idNumber, idString } from '../ids'
 import { ledgerKinds, ledgerParts } from '../loan/ledger'
 import { paymentChannelCodes } from '../payments/channels'
-import { safeString } from '../safe-text'
+import { calendarDaySchema, safeString } from '../safe-text'
 import { approvalSchema } from './approvals'
 import { defineContract } from './define'
 import { pagingQuery } from './reference'
@@ -35,7 +35,7 @@ const referenceInput = v.pipe(
   v.trim(),
   v.regex(/^[0-9 -]{1,32}$/, 'A payment reference is digits (spaces and dashes allowed).'),
 )
-const isoDate = v.pipe(safeString(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is YYYY-MM-DD.'))
+const isoDate = calendarDaySchema()
 
 export const paymentPurposes = ['full_repayment', 'custom_amount', 'extension_fee', 'instalment'] as const
 export type PaymentPurpose = (typeof paymentPurposes)[number]

@@ -8,7 +8,7 @@ import * as v from 'valibot'
 import { roleSchema } from '../back-office/roles'
 import { emailSchema, passwordSchema } from '../identity'
 import { idString } from '../ids'
-import { safeString } from '../safe-text'
+import { calendarDaySchema, safeString } from '../safe-text'
 import { defineContract } from './define'
 import { pagingQuery } from './reference'
 
@@ -131,7 +131,7 @@ export const auditEntrySchema = v.object({
 export type AuditEntry = v.InferOutput<typeof auditEntrySchema>
 
 const optionalId = v.optional(idString())
-const isoDate = v.optional(v.pipe(safeString(), v.isoDate('Must be a date, YYYY-MM-DD.')))
+const isoDate = v.optional(calendarDaySchema())
 
 const audit = defineContract({
   method: 'get',

@@ -1,6 +1,6 @@
 /**
  * The back office's client desk (issue 19, item 3): search, one client's file in bounded parts, a document's
- * PDF, and the support and collections actions. Logs carry ids only.
+ * PDF, an uploaded file (each view audited), and the support and collections actions. Logs carry ids only.
  */
 
 import type { Context } from 'hono'
@@ -14,6 +14,8 @@ import {
   clientMessages,
   clientRow,
   clientTimeline,
+  clientUpload,
+  recordUploadView,
   searchClients,
 } from '../../services/back-office/clients'
 import {
@@ -22,6 +24,7 @@ import {
   recordPromise,
   setBlacklisted,
 } from '../../services/back-office/clients-actions'
+import { extensionOf } from '../../services/journey/uploads'
 import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { binary, ok, okPage } from '../envelope'
@@ -76,6 +79,38 @@ export const clientDeskRoutes: AnyRoute[] = [
       // inline: the desk previews it in the browser's own viewer.
       'content-disposition': `inline; filename="${doc.type}-${params.documentId}.pdf"`,
       'x-content-sha256': doc.sha256,
+    })
+  }),
+
+  implement(desk.viewClientUpload, async (c, { params }) => {
+    const { uploadsDir, logger } = deps(c)
+    const file = await clientUpload(db(c), uploadsDir, params.id, params.fileId)
+    if (!file) throw notFound('File')
+    const principal = c.get('principal')
+    // Recorded before the bytes go out: a view the trail could not record is not served.
+    await recordUploadView(
+      db(c),
+      {
+        userId: principal.id,
+        sessionId: principal.sessionId,
+        deviceHash: principal.deviceHash,
+        call: 'GET /web/private/back-office/clients/{id}/uploads/{fileId}',
+        permission: desk.viewClientUpload.permission,
+        requestId: c.get('requestId') ?? null,
+        request: { params },
+      },
+      params.id,
+      file,
+    )
+    logger.info(
+      { clientId: params.id, userId: principal.id, fileId: file.id, event: 'client.upload_viewed' },
+      'uploaded file viewed by the back office',
+    )
+    return binary(c, file.bytes as Uint8Array<ArrayBuffer>, {
+      'content-type': file.mime,
+      'content-disposition': `inline; filename="${file.category}-${file.id}.${extensionOf(file.mime)}"`,
+      // Personal data: never kept by a shared cache, nor by the browser's own.
+      'cache-control': 'private, no-store',
     })
   }),
 

@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../route'
 import { affiliateRoutes } from './affiliate'
 import { approvalRoutes } from './approvals'
+import { backOfficeLoanRoutes } from './back-office-loans'
 import { clientDeskRoutes } from './clients'
 import { contentRoutes } from './content'
 import { debtRoutes } from './debt'
@@ -42,6 +43,7 @@ export const allRoutes: AnyRoute[] = [
   ...paymentRoutes,
   ...servicingRoutes,
   ...debtRoutes,
+  ...backOfficeLoanRoutes,
   ...contentRoutes,
   ...staffRoutes,
   ...paymentGatewayRoutes,

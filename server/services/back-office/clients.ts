@@ -8,7 +8,9 @@
  * (each word a prefix of the first or last name, any case). Each of those is an indexed read: the
  * phone and e-mail unique indexes, the primary keys, and lower(name) text_pattern_ops indexes (migration 0018).
  */
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
+import { maskIdNumber } from '../../../domain/back-office/masking'
 import {
   clientIdOfReference,
   loanIdOfNumber,
@@ -16,9 +18,17 @@ import {
   paymentReferenceOf,
 } from '../../../domain/payments/reference'
 import type { DbOrTx } from '../../db/client'
+import { auditEntry } from '../../db/schema-audit'
 import { collectionContact, promiseToPay } from '../../db/schema-collection'
 import { client, outboxMessage, singleLinkToken } from '../../db/schema-identity'
-import { clientJourney, clientProfile, stateTransition } from '../../db/schema-journey'
+import {
+  clientJourney,
+  clientProfile,
+  identityDocument,
+  stateTransition,
+  uploadedFile,
+  verificationSession,
+} from '../../db/schema-journey'
 import { application, applicationDecision, loan, loanDocument } from '../../db/schema-lending'
 import { loanLedgerEntry, payment } from '../../db/schema-payments'
 import {
@@ -27,6 +37,8 @@ import {
   paymentSchedule,
   scheduleInstalment,
 } from '../../db/schema-servicing'
+import type { AuditActor } from '../audit/audit'
+import { readStored } from '../journey/uploads'
 
 export interface PageQuery {
   page: number
@@ -171,6 +183,8 @@ export const DESK_APPLICATIONS = 20
 export const DESK_DOCUMENTS = 20
 export const DESK_LINKS = 10
 export const DESK_PROMISES = 20
+export const DESK_CHECKS = 5
+export const DESK_UPLOADS = 40
 
 export async function clientDesk(db: DbOrTx, row: ClientRow) {
   const [profile] = await db.select().from(clientProfile).where(eq(clientProfile.clientId, row.id))
@@ -234,6 +248,7 @@ export async function clientDesk(db: DbOrTx, row: ClientRow) {
     .where(eq(promiseToPay.clientId, row.id))
     .orderBy(desc(promiseToPay.id))
     .limit(DESK_PROMISES)
+  const identity = await clientIdentity(db, row.id)
   const documentView =
     (kind: 'loan' | 'amendment') => (d: (typeof loanDocs)[number] | (typeof amendmentDocs)[number]) => ({
       kind,
@@ -287,6 +302,7 @@ export async function clientDesk(db: DbOrTx, row: ClientRow) {
         })),
     })),
     documents: [...loanDocs.map(documentView('loan')), ...amendmentDocs.map(documentView('amendment'))],
+    identity,
     singleLinks: links.map((l) => ({
       id: l.id,
       issuedBy: l.issuedBy,
@@ -295,6 +311,57 @@ export async function clientDesk(db: DbOrTx, row: ClientRow) {
       consumedAt: iso(l.consumedAt),
     })),
     promises: promises.map(promiseView),
+  }
+}
+
+/**
+ * What the client gave at registration: the ID entered (its number masked), the identity checks and the files
+ * uploaded that still have their bytes (a replaced or deleted ID photo keeps only its row).
+ */
+async function clientIdentity(db: DbOrTx, clientId: number) {
+  const [document] = await db.select().from(identityDocument).where(eq(identityDocument.clientId, clientId))
+  const checks = await db
+    .select()
+    .from(verificationSession)
+    .where(eq(verificationSession.clientId, clientId))
+    .orderBy(desc(verificationSession.createdAt), desc(verificationSession.id))
+    .limit(DESK_CHECKS)
+  const uploads = await db
+    .select({
+      id: uploadedFile.id,
+      category: uploadedFile.category,
+      kind: uploadedFile.kind,
+      mime: uploadedFile.mime,
+      size: uploadedFile.size,
+      capturedAt: uploadedFile.capturedAt,
+      createdAt: uploadedFile.createdAt,
+    })
+    .from(uploadedFile)
+    .where(and(eq(uploadedFile.clientId, clientId), isNull(uploadedFile.deletedAt)))
+    .orderBy(desc(uploadedFile.createdAt), asc(uploadedFile.id))
+    .limit(DESK_UPLOADS)
+  return {
+    document: document
+      ? {
+          documentType: document.documentType,
+          documentNumber: maskIdNumber(document.documentNumber),
+          expiryDate: document.expiryDate,
+          finishedAt: document.finishedAt.toISOString(),
+        }
+      : null,
+    checks: checks.map((x) => ({
+      id: x.id,
+      provider: x.provider,
+      status: x.status,
+      reason: x.reason,
+      createdAt: x.createdAt.toISOString(),
+      decidedAt: iso(x.decidedAt),
+    })),
+    uploads: uploads.map((u) => ({
+      ...u,
+      capturedAt: iso(u.capturedAt),
+      createdAt: u.createdAt.toISOString(),
+    })),
   }
 }
 
@@ -341,7 +408,28 @@ export async function clientTimeline(db: DbOrTx, clientId: number, q: PageQuery)
 export const DESK_LOANS = 10
 export const DESK_LEDGER = 300
 export const DESK_PAYMENTS = 50
+export const DESK_EXTENSIONS = 20
+export const DESK_SCHEDULES = 10
 
+/** A row's rank among its loan's rows, newest (highest id) first: the newest N per loan in one read. */
+const newestFirst = (loanId: AnyPgColumn, id: AnyPgColumn) =>
+  sql<number>`row_number() over (partition by ${loanId} order by ${id} desc)`.as('rank')
+
+/** Rows grouped by their loan, in the order read. */
+function byLoan<T extends { loanId: number }>(rows: readonly T[]) {
+  const groups = new Map<number, T[]>()
+  for (const row of rows) {
+    const group = groups.get(row.loanId)
+    if (group) group.push(row)
+    else groups.set(row.loanId, [row])
+  }
+  return (loanId: number) => groups.get(loanId) ?? []
+}
+
+/**
+ * The newest loans with their ledgers, extensions and schedules: one read per kind of row for all the loans
+ * together (each bounded per loan by a window rank), not one per loan.
+ */
 export async function clientLoans(db: DbOrTx, clientId: number) {
   const loans = await db
     .select()
@@ -349,97 +437,120 @@ export async function clientLoans(db: DbOrTx, clientId: number) {
     .where(eq(loan.clientId, clientId))
     .orderBy(desc(loan.id))
     .limit(DESK_LOANS)
-  const out = []
-  for (const l of loans) {
-    const ledger = await db
-      .select()
-      .from(loanLedgerEntry)
-      .where(eq(loanLedgerEntry.loanId, l.id))
-      .orderBy(desc(loanLedgerEntry.id))
-      .limit(DESK_LEDGER)
-    const extensions = await db
-      .select()
-      .from(loanExtension)
-      .where(eq(loanExtension.loanId, l.id))
-      .orderBy(desc(loanExtension.id))
-      .limit(20)
-    const schedules = await db
-      .select()
-      .from(paymentSchedule)
-      .where(eq(paymentSchedule.loanId, l.id))
-      .orderBy(desc(paymentSchedule.id))
-      .limit(10)
-    const instalments = schedules.length
-      ? await db
-          .select()
-          .from(scheduleInstalment)
-          .where(
-            inArray(
-              scheduleInstalment.scheduleId,
-              schedules.map((s) => s.id),
-            ),
-          )
-          .orderBy(asc(scheduleInstalment.seq))
-      : []
-    out.push({
-      id: l.id,
-      loanNumber: loanNumberOf(l.id),
-      applicationId: l.applicationId,
-      status: l.status,
-      state: l.state,
-      plan: l.plan,
-      standing: l.standing,
-      principal: l.principal,
-      interest: l.interest,
-      fees: l.fees,
-      total: l.total,
-      term: l.term,
-      dueDate: l.dueDate,
-      startDate: l.startDate,
-      createdAt: l.createdAt.toISOString(),
-      closedAt: iso(l.closedAt),
-      ledger: ledger.reverse().map((e) => ({
-        id: e.id,
-        kind: e.kind,
-        part: e.part,
-        amount: e.amount,
-        paymentId: e.paymentId,
-        reversesId: e.reversesId,
-        businessDate: e.businessDate,
-        at: e.at.toISOString(),
-        memo: e.memo,
-      })),
-      extensions: extensions.map((x) => ({
-        id: x.id,
-        type: x.type,
-        status: x.status,
-        invoiceStatus: x.invoiceStatus,
-        term: x.term,
-        fee: x.fee,
-        dueDateBefore: x.dueDateBefore,
-        dueDateAfter: x.dueDateAfter,
-        createdAt: x.createdAt.toISOString(),
-        paidAt: iso(x.paidAt),
-      })),
-      schedules: schedules.map((s) => ({
-        id: s.id,
-        type: s.type,
-        status: s.status,
-        total: s.total,
-        offeredAt: s.offeredAt.toISOString(),
-        agreedAt: iso(s.agreedAt),
-        instalments: instalments
-          .filter((i) => i.scheduleId === s.id)
-          .map((i) => ({
-            seq: i.seq,
-            dueDate: i.dueDate,
-            amount: i.amount,
-            paidAmount: i.paidAmount,
-            paidAt: iso(i.paidAt),
-          })),
-      })),
+  const loanIds = loans.map((l) => l.id)
+  const ledgerRanked = db
+    .select({
+      ...getTableColumns(loanLedgerEntry),
+      rank: newestFirst(loanLedgerEntry.loanId, loanLedgerEntry.id),
     })
-  }
+    .from(loanLedgerEntry)
+    .where(inArray(loanLedgerEntry.loanId, loanIds))
+    .as('ledger_ranked')
+  const extensionsRanked = db
+    .select({ ...getTableColumns(loanExtension), rank: newestFirst(loanExtension.loanId, loanExtension.id) })
+    .from(loanExtension)
+    .where(inArray(loanExtension.loanId, loanIds))
+    .as('extension_ranked')
+  const schedulesRanked = db
+    .select({
+      ...getTableColumns(paymentSchedule),
+      rank: newestFirst(paymentSchedule.loanId, paymentSchedule.id),
+    })
+    .from(paymentSchedule)
+    .where(inArray(paymentSchedule.loanId, loanIds))
+    .as('schedule_ranked')
+  const [ledgerRows, extensionRows, scheduleRows] = loanIds.length
+    ? [
+        await db
+          .select()
+          .from(ledgerRanked)
+          .where(lte(ledgerRanked.rank, DESK_LEDGER))
+          .orderBy(asc(ledgerRanked.id)),
+        await db
+          .select()
+          .from(extensionsRanked)
+          .where(lte(extensionsRanked.rank, DESK_EXTENSIONS))
+          .orderBy(desc(extensionsRanked.id)),
+        await db
+          .select()
+          .from(schedulesRanked)
+          .where(lte(schedulesRanked.rank, DESK_SCHEDULES))
+          .orderBy(desc(schedulesRanked.id)),
+      ]
+    : [[], [], []]
+  const instalments = scheduleRows.length
+    ? await db
+        .select()
+        .from(scheduleInstalment)
+        .where(
+          inArray(
+            scheduleInstalment.scheduleId,
+            scheduleRows.map((s) => s.id),
+          ),
+        )
+        .orderBy(asc(scheduleInstalment.seq))
+    : []
+  const ledgerOf = byLoan(ledgerRows)
+  const extensionsOf = byLoan(extensionRows)
+  const schedulesOf = byLoan(scheduleRows)
+  const out = loans.map((l) => ({
+    id: l.id,
+    loanNumber: loanNumberOf(l.id),
+    applicationId: l.applicationId,
+    status: l.status,
+    state: l.state,
+    plan: l.plan,
+    standing: l.standing,
+    principal: l.principal,
+    interest: l.interest,
+    fees: l.fees,
+    total: l.total,
+    term: l.term,
+    dueDate: l.dueDate,
+    startDate: l.startDate,
+    createdAt: l.createdAt.toISOString(),
+    closedAt: iso(l.closedAt),
+    ledger: ledgerOf(l.id).map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      part: e.part,
+      amount: e.amount,
+      paymentId: e.paymentId,
+      reversesId: e.reversesId,
+      businessDate: e.businessDate,
+      at: e.at.toISOString(),
+      memo: e.memo,
+    })),
+    extensions: extensionsOf(l.id).map((x) => ({
+      id: x.id,
+      type: x.type,
+      status: x.status,
+      invoiceStatus: x.invoiceStatus,
+      term: x.term,
+      fee: x.fee,
+      dueDateBefore: x.dueDateBefore,
+      dueDateAfter: x.dueDateAfter,
+      createdAt: x.createdAt.toISOString(),
+      paidAt: iso(x.paidAt),
+    })),
+    schedules: schedulesOf(l.id).map((s) => ({
+      id: s.id,
+      type: s.type,
+      status: s.status,
+      total: s.total,
+      offeredAt: s.offeredAt.toISOString(),
+      agreedAt: iso(s.agreedAt),
+      instalments: instalments
+        .filter((i) => i.scheduleId === s.id)
+        .map((i) => ({
+          seq: i.seq,
+          dueDate: i.dueDate,
+          amount: i.amount,
+          paidAmount: i.paidAmount,
+          paidAt: iso(i.paidAt),
+        })),
+    })),
+  }))
   const payments = await db
     .select()
     .from(payment)
@@ -540,4 +651,61 @@ export async function clientDocument(
     .from(amendmentDocument)
     .where(and(eq(amendmentDocument.id, Number(documentId)), eq(amendmentDocument.clientId, clientId)))
   return doc ?? null
+}
+
+/**
+ * One of the client's uploaded files that still has its bytes, with them, or null: another client's, a replaced
+ * or deleted photo, or bytes no longer on disk (a 404 either way, never a 500).
+ */
+export async function clientUpload(db: DbOrTx, uploadsDir: string, clientId: number, fileId: string) {
+  const [file] = await db
+    .select({
+      id: uploadedFile.id,
+      category: uploadedFile.category,
+      kind: uploadedFile.kind,
+      mime: uploadedFile.mime,
+      size: uploadedFile.size,
+      storageName: uploadedFile.storageName,
+    })
+    .from(uploadedFile)
+    .where(
+      and(eq(uploadedFile.id, fileId), eq(uploadedFile.clientId, clientId), isNull(uploadedFile.deletedAt)),
+    )
+  if (!file) return null
+  const bytes = await readStored(uploadsDir, file.storageName).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null
+    throw error
+  })
+  if (!bytes) return null
+  const { storageName: _, ...about } = file
+  return { ...about, bytes }
+}
+
+/**
+ * A back-office user saw a client's uploaded file: an entry in the audit trail (an ID image is sensitive personal
+ * information, RA 10173 sec. 3(l), and who looked at it is part of the record). The trail's outcomes are done,
+ * failed and refused (migration 0016's check): a view is a `done` entry of its GET call whose `after` says
+ * `viewed`, not a new outcome.
+ */
+export async function recordUploadView(
+  db: DbOrTx,
+  actor: AuditActor,
+  clientId: number,
+  file: { id: string; category: string; kind: string; mime: string; size: number },
+) {
+  await db.insert(auditEntry).values({
+    userId: actor.userId,
+    sessionId: actor.sessionId,
+    deviceHash: actor.deviceHash,
+    call: actor.call,
+    permission: actor.permission,
+    outcome: 'done',
+    entity: 'uploaded_file',
+    entityId: file.id,
+    clientId,
+    request: actor.request,
+    before: null,
+    after: { viewed: { category: file.category, kind: file.kind, mime: file.mime, size: file.size } },
+    requestId: actor.requestId,
+  })
 }

@@ -8,9 +8,9 @@ import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { manilaDateTime } from './admin-api'
-import { AdminList } from './admin-parts'
+import { AdminList, ScrollTable } from './admin-parts'
 import { type AuditEntry, type AuditFilters, fetchAudit, staffQueryKeys } from './staff-api'
-import { Pager } from './staff-users'
+import { StaffPager } from './staff-users'
 
 const brief = (value: unknown) => (value == null ? '–' : JSON.stringify(value).slice(0, 400))
 
@@ -19,14 +19,10 @@ export function AuditTrail() {
   const api = useApi()
   const [draft, setDraft] = useState<Omit<AuditFilters, 'page'>>({})
   const [filters, setFilters] = useState<AuditFilters>({ page: 1 })
-  const query = useQuery({
-    queryKey: staffQueryKeys.audit(filters),
-    queryFn: ({ signal }) => fetchAudit(api, filters, signal),
-  })
+  // One query for the entries and the pager.
   const entries = useQuery({
     queryKey: staffQueryKeys.audit(filters),
     queryFn: ({ signal }) => fetchAudit(api, filters, signal),
-    select: (page) => page.items,
   })
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -56,10 +52,9 @@ export function AuditTrail() {
           </p>
         </form>
       </search>
-      <AdminList query={entries} empty={m.noEntries}>
+      <AdminList query={entries} select={(page) => page.items} empty={m.noEntries}>
         {(items) => (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-          <section className="table-scroll" aria-label={m.auditCaption} tabIndex={0}>
+          <ScrollTable label={m.auditCaption}>
             <table className="table--stack">
               <caption className="visually-hidden">{m.auditCaption}</caption>
               <thead>
@@ -100,12 +95,12 @@ export function AuditTrail() {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollTable>
         )}
       </AdminList>
-      <Pager
+      <StaffPager
         page={filters.page}
-        pages={query.data?.totalPages ?? 1}
+        pages={entries.data?.totalPages ?? 1}
         onPage={(page) => setFilters({ ...filters, page })}
         m={m}
       />

@@ -3,19 +3,35 @@
  * user's roles allow (block, blacklist, resend a code, single link, promise to pay; `mayDo` hides the others, the
  * server refuses them anyway), then a section per part with its own heading: the journey timeline, applications
  * with the decisions' reasons, loans with their ledgers, extensions and schedules, payments, documents (a PDF
- * preview), messages sent, collection contacts, single links and promises to pay. Each part is its own bounded
- * read, so a slow one never holds the others; every wide table scrolls inside a named region at 360 px.
+ * preview), the ID entered and the files uploaded (each shown on demand, each view audited), messages sent,
+ * collection contacts, single links and promises to pay. Each part is its own bounded read, so a slow one never
+ * holds the others; every wide table scrolls inside a named region at 360 px.
  */
-import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type QueryKey,
+  type UseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
-import type { ClientDesk, DeskDocument, DeskLoan } from '../../../domain/contract/clients'
+import {
+  type ClientDesk,
+  type DeskDocument,
+  type DeskIdentity,
+  type DeskLoan,
+  type DeskUpload,
+  viewClientUpload,
+} from '../../../domain/contract/clients'
+import type { Page } from '../../../domain/contract/define'
 import { isApiFailure } from '../../../domain/contract/wire'
 import { formatPhp, pesosToCentavos } from '../../../domain/money'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { manilaDateTime } from './admin-api'
-import { Pager, ScrollTable } from './clients'
+import { AdminPager, ScrollTable } from './admin-parts'
+import { ClientLoanActions } from './client-loan-actions'
 import {
   blacklistClient,
   blockClient,
@@ -70,6 +86,7 @@ export function ClientFile({ id }: { id: number }) {
       <Applications file={file} />
       <Loans id={id} />
       <Documents id={id} documents={file.documents} />
+      <IdentityFiles id={id} identity={file.identity} />
       <Messages id={id} />
       <Contacts id={id} />
       <SingleLinks file={file} />
@@ -363,47 +380,83 @@ function PromiseForm({ id }: { id: number }) {
   )
 }
 
-function Timeline({ id }: { id: number }) {
-  const api = useApi()
-  const c = useMessages().admin.clients
-  const t = c.desk.timeline
+/**
+ * A part of the file read a page at a time (the timeline, messages, contacts): its section, its table and the
+ * pager, over one query per page that keeps the previous page on screen while the next loads.
+ */
+function PagedPart<T>({
+  id,
+  texts,
+  columns,
+  queryKey,
+  fetchPage,
+  row,
+}: {
+  id: string
+  texts: { title: string; caption: string; region: string; empty: string; what: string }
+  columns: readonly string[]
+  queryKey: (page: number) => QueryKey
+  fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>
+  row: (item: T) => readonly [key: string | number, ...cells: ReactNode[]]
+}) {
+  const paging = useMessages().admin.clients.paging
   const [page, setPage] = useState(1)
-  const steps = useQuery({
-    queryKey: clientQueryKeys.timeline(id, page),
-    queryFn: ({ signal }) => fetchTimeline(api, id, page, signal),
+  const list = useQuery({
+    queryKey: queryKey(page),
+    queryFn: ({ signal }) => fetchPage(page, signal),
     placeholderData: (previous) => previous,
   })
   return (
-    <Section id="client-timeline-title" title={t.title}>
-      <Loaded query={steps}>
-        {(data) => (
-          <>
-            <DataTable
-              caption={t.caption}
-              region={t.region}
-              columns={[t.at, t.machine, t.step, t.event, t.call, t.actor]}
-              empty={t.empty}
-              rows={data.items.map((s) => [
-                s.id,
-                manilaDateTime(s.at),
-                s.machine === 'clientJourney' ? t.journey : fmt(t.loan, { id: s.subjectId }),
-                `${s.fromState} → ${s.toState}`,
-                s.event,
-                s.call ?? t.job,
-                `${s.actorKind} ${s.actorId}`,
-              ])}
-            />
-            <Pager
-              label={fmt(c.paging.label, { what: t.what })}
-              page={page}
-              pages={Math.max(1, data.totalPages)}
-              total={data.total}
-              onPage={setPage}
-            />
-          </>
-        )}
+    <Section id={id} title={texts.title}>
+      <Loaded query={list}>
+        {(data) => {
+          const pages = Math.max(1, data.totalPages)
+          return (
+            <>
+              <DataTable
+                caption={texts.caption}
+                region={texts.region}
+                columns={columns}
+                empty={texts.empty}
+                rows={data.items.map(row)}
+              />
+              <AdminPager
+                label={fmt(paging.label, { what: texts.what })}
+                position={fmt(paging.position, { page, pages, total: data.total })}
+                previous={paging.previous}
+                next={paging.next}
+                page={page}
+                pages={pages}
+                onPage={setPage}
+              />
+            </>
+          )
+        }}
       </Loaded>
     </Section>
+  )
+}
+
+function Timeline({ id }: { id: number }) {
+  const api = useApi()
+  const t = useMessages().admin.clients.desk.timeline
+  return (
+    <PagedPart
+      id="client-timeline-title"
+      texts={t}
+      columns={[t.at, t.machine, t.step, t.event, t.call, t.actor]}
+      queryKey={(page) => clientQueryKeys.timeline(id, page)}
+      fetchPage={(page, signal) => fetchTimeline(api, id, page, signal)}
+      row={(s) => [
+        s.id,
+        manilaDateTime(s.at),
+        s.machine === 'clientJourney' ? t.journey : fmt(t.loan, { id: s.subjectId }),
+        `${s.fromState} → ${s.toState}`,
+        s.event,
+        s.call ?? t.job,
+        `${s.actorKind} ${s.actorId}`,
+      ]}
+    />
   )
 }
 
@@ -471,7 +524,7 @@ function Loans({ id }: { id: number }) {
             data.loans.length === 0 ? (
               <p>{t.loans.empty}</p>
             ) : (
-              data.loans.map((l) => <LoanPart key={l.id} loan={l} />)
+              data.loans.map((l) => <LoanPart key={l.id} clientId={id} loan={l} />)
             )
           }
         </Loaded>
@@ -506,7 +559,10 @@ function Loans({ id }: { id: number }) {
   )
 }
 
-function LoanPart({ loan }: { loan: DeskLoan }) {
+/** Loans the back office may still act on from here: an active one (extend) and a paid one (refund its credit). */
+const actionable = new Set(['active', 'paid'])
+
+function LoanPart({ clientId, loan }: { clientId: number; loan: DeskLoan }) {
   const d = useMessages().admin.clients.desk
   const t = d.loans
   const number = loan.loanNumber
@@ -538,6 +594,9 @@ function LoanPart({ loan }: { loan: DeskLoan }) {
           <dd>{loan.startDate ?? d.none}</dd>
         </div>
       </dl>
+      {actionable.has(loan.state) ? (
+        <ClientLoanActions clientId={clientId} loanId={loan.id} loanNumber={number} />
+      ) : null}
       <h4>{t.ledger}</h4>
       <DataTable
         caption={fmt(t.ledgerCaption, { number })}
@@ -651,87 +710,185 @@ function Preview({ id, doc, texts }: { id: number; doc: DeskDocument; texts: Tex
   )
 }
 
+type FileTexts = ReturnType<typeof useMessages>['admin']['clientDocuments']
+
+/**
+ * What the client gave at registration: the ID entered (its number masked by the server), the identity checks and
+ * the files uploaded, each opened on demand (a view is audited on the server, so nothing loads by itself).
+ */
+export function IdentityFiles({ id, identity }: { id: number; identity: DeskIdentity }) {
+  const m = useMessages().admin
+  const t = m.clientDocuments
+  const outcomes = t.outcomes as Record<string, string>
+  const doc = identity.document
+  return (
+    <Section id="client-identity-title" title={t.title}>
+      <p>{t.lead}</p>
+      <h3>{t.idTitle}</h3>
+      {doc ? (
+        <dl className="admin-facts" style={wrap}>
+          <div>
+            <dt>{t.idType}</dt>
+            <dd>{doc.documentType}</dd>
+          </div>
+          <div>
+            <dt>{t.idNumber}</dt>
+            <dd>{doc.documentNumber}</dd>
+          </div>
+          <div>
+            <dt>{t.idExpiry}</dt>
+            <dd>{doc.expiryDate ?? t.noExpiry}</dd>
+          </div>
+          <div>
+            <dt>{t.idEntered}</dt>
+            <dd>{manilaDateTime(doc.finishedAt)}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p>{t.noId}</p>
+      )}
+      <h3>{t.checksTitle}</h3>
+      <DataTable
+        caption={t.checksCaption}
+        region={t.checksRegion}
+        columns={[t.checkStarted, t.checkProvider, t.checkOutcome, t.checkDecided]}
+        empty={t.noChecks}
+        rows={identity.checks.map((x) => [
+          x.id,
+          manilaDateTime(x.createdAt),
+          x.provider,
+          [outcomes[x.status] ?? x.status, x.reason].filter(Boolean).join(': '),
+          when(x.decidedAt, m.clients.desk.none),
+        ])}
+      />
+      <h3>{t.filesTitle}</h3>
+      {identity.uploads.length === 0 ? (
+        <p>{t.noFiles}</p>
+      ) : (
+        <ul className="admin-uploads" aria-label={t.filesLabel} style={{ listStyle: 'none', padding: 0 }}>
+          {identity.uploads.map((file) => (
+            <li key={file.id} style={{ marginBlockEnd: '1rem', ...wrap }}>
+              <UploadedFile id={id} file={file} texts={t} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  )
+}
+
+const formatOf = (mime: string) =>
+  mime === 'application/pdf' ? 'PDF' : mime.replace(/^image\//, '').toUpperCase()
+
+/**
+ * One uploaded file: what it is and when it came, and a button that fetches its bytes with the user's token
+ * (an <img> cannot send it) and shows the image, scaled to the screen, or a link to the PDF.
+ */
+function UploadedFile({ id, file, texts: t }: { id: number; file: DeskUpload; texts: FileTexts }) {
+  const api = useApi()
+  const categories = t.categories as Record<string, string>
+  const what = fmt(t.what, { category: categories[file.category] ?? file.category, kind: file.kind })
+  const uploadedAt = manilaDateTime(file.createdAt)
+  const [url, setUrl] = useState<string | null>(null)
+  const load = useMutation({
+    mutationFn: () => api.call(viewClientUpload, { params: { id, fileId: file.id } }),
+    onSuccess: (blob) => setUrl(URL.createObjectURL(blob)),
+  })
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url])
+  const image = file.mime.startsWith('image/')
+  return (
+    <>
+      <p>
+        <strong>{what}</strong>
+        <br />
+        {fmt(t.uploaded, { at: uploadedAt })}
+        {file.capturedAt ? `, ${fmt(t.taken, { at: manilaDateTime(file.capturedAt) })}` : null}
+        {' · '}
+        {fmt(t.size, { format: formatOf(file.mime), kb: Math.max(1, Math.round(file.size / 1024)) })}
+      </p>
+      {url && image ? (
+        <>
+          <img
+            src={url}
+            alt={fmt(t.alt, { what, at: uploadedAt })}
+            style={{ display: 'block', maxWidth: '100%', maxHeight: '70vh', height: 'auto' }}
+          />
+          <p className="button-row">
+            <button
+              type="button"
+              className="button button--secondary button--sm"
+              onClick={() => setUrl(null)}
+            >
+              {fmt(t.hide, { what })}
+            </button>
+          </p>
+        </>
+      ) : url ? (
+        <p>
+          <a href={url} target="_blank" rel="noopener">
+            {fmt(t.openPdf, { what })}
+          </a>
+        </p>
+      ) : (
+        <p className="button-row">
+          <button
+            type="button"
+            className="button button--secondary button--sm"
+            disabled={load.isPending}
+            onClick={() => load.mutate()}
+          >
+            {fmt(t.show, { what })}
+          </button>
+          {load.isPending ? <span role="status">{t.loading}</span> : null}
+          {load.isError ? (
+            <span role="alert">{fmt(t.failed, { message: messageOf(load.error) })}</span>
+          ) : null}
+        </p>
+      )}
+    </>
+  )
+}
+
 function Messages({ id }: { id: number }) {
   const api = useApi()
-  const c = useMessages().admin.clients
-  const t = c.desk.messages
-  const [page, setPage] = useState(1)
-  const list = useQuery({
-    queryKey: clientQueryKeys.messages(id, page),
-    queryFn: ({ signal }) => fetchMessages(api, id, page, signal),
-    placeholderData: (previous) => previous,
-  })
+  const t = useMessages().admin.clients.desk.messages
   return (
-    <Section id="client-messages-title" title={t.title}>
-      <Loaded query={list}>
-        {(data) => (
-          <>
-            <DataTable
-              caption={t.caption}
-              region={t.region}
-              columns={[t.sent, t.to, t.purpose, t.message]}
-              empty={t.empty}
-              rows={data.items.map((m) => [
-                m.id,
-                manilaDateTime(m.createdAt),
-                `${m.recipient} (${m.channel})`,
-                m.purpose,
-                m.subject ? `${m.subject}: ${m.body}` : m.body,
-              ])}
-            />
-            <Pager
-              label={fmt(c.paging.label, { what: t.what })}
-              page={page}
-              pages={Math.max(1, data.totalPages)}
-              total={data.total}
-              onPage={setPage}
-            />
-          </>
-        )}
-      </Loaded>
-    </Section>
+    <PagedPart
+      id="client-messages-title"
+      texts={t}
+      columns={[t.sent, t.to, t.purpose, t.message]}
+      queryKey={(page) => clientQueryKeys.messages(id, page)}
+      fetchPage={(page, signal) => fetchMessages(api, id, page, signal)}
+      row={(m) => [
+        m.id,
+        manilaDateTime(m.createdAt),
+        `${m.recipient} (${m.channel})`,
+        m.purpose,
+        m.subject ? `${m.subject}: ${m.body}` : m.body,
+      ]}
+    />
   )
 }
 
 function Contacts({ id }: { id: number }) {
   const api = useApi()
-  const c = useMessages().admin.clients
-  const t = c.desk.contacts
-  const [page, setPage] = useState(1)
-  const list = useQuery({
-    queryKey: clientQueryKeys.contacts(id, page),
-    queryFn: ({ signal }) => fetchContacts(api, id, page, signal),
-    placeholderData: (previous) => previous,
-  })
+  const d = useMessages().admin.clients.desk
+  const t = d.contacts
   return (
-    <Section id="client-contacts-title" title={t.title}>
-      <Loaded query={list}>
-        {(data) => (
-          <>
-            <DataTable
-              caption={t.caption}
-              region={t.region}
-              columns={[t.scheduled, t.kind, t.channel, t.status]}
-              empty={t.empty}
-              rows={data.items.map((x) => [
-                x.id,
-                manilaDateTime(x.scheduledAt),
-                `${x.kind} (${fmt(c.desk.loans.loan, { number: x.loanId })}, ${x.dueDate})`,
-                x.channel,
-                x.reason ? `${x.status}: ${x.reason}` : x.status,
-              ])}
-            />
-            <Pager
-              label={fmt(c.paging.label, { what: t.what })}
-              page={page}
-              pages={Math.max(1, data.totalPages)}
-              total={data.total}
-              onPage={setPage}
-            />
-          </>
-        )}
-      </Loaded>
-    </Section>
+    <PagedPart
+      id="client-contacts-title"
+      texts={t}
+      columns={[t.scheduled, t.kind, t.channel, t.status]}
+      queryKey={(page) => clientQueryKeys.contacts(id, page)}
+      fetchPage={(page, signal) => fetchContacts(api, id, page, signal)}
+      row={(x) => [
+        x.id,
+        manilaDateTime(x.scheduledAt),
+        `${x.kind} (${fmt(d.loans.loan, { number: x.loanId })}, ${x.dueDate})`,
+        x.channel,
+        x.reason ? `${x.status}: ${x.reason}` : x.status,
+      ]}
+    />
   )
 }
 

@@ -15,7 +15,7 @@ import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields
 import { SelectField } from '../../ui/forms/select-field'
 import { isServerFailure } from '../../ui/forms/violations'
 import { manilaDateTime } from './admin-api'
-import { AdminList } from './admin-parts'
+import { AdminList, ScrollTable } from './admin-parts'
 import {
   addAgency,
   debtQueryKeys,
@@ -124,8 +124,7 @@ function SellLoans() {
       <form aria-labelledby="debt-candidates-title" noValidate onSubmit={submit}>
         <AdminList query={candidates} empty={t.candidates.empty}>
           {(items) => (
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-            <section className="table-scroll" aria-label={t.candidates.tableLabel} tabIndex={0}>
+            <ScrollTable label={t.candidates.tableLabel}>
               <table>
                 <caption className="visually-hidden">{t.candidates.title}</caption>
                 <thead>
@@ -162,7 +161,7 @@ function SellLoans() {
                   ))}
                 </tbody>
               </table>
-            </section>
+            </ScrollTable>
           )}
         </AdminList>
         <p>{fmt(t.sell.selected, { count: selected.size })}</p>
@@ -269,8 +268,7 @@ function Forwards() {
     <TitledSection id="debt-forwards-title" title={t.title} lead={t.lead}>
       <AdminList query={forwards} empty={t.empty}>
         {(items) => (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-          <section className="table-scroll" aria-label={t.tableLabel} tabIndex={0}>
+          <ScrollTable label={t.tableLabel}>
             <table>
               <thead>
                 <tr>
@@ -305,7 +303,7 @@ function Forwards() {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollTable>
         )}
       </AdminList>
     </TitledSection>
@@ -323,8 +321,7 @@ function Sales() {
       </h2>
       <AdminList query={sales} empty={t.empty}>
         {(items) => (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-          <section className="table-scroll" aria-label={t.tableLabel} tabIndex={0}>
+          <ScrollTable label={t.tableLabel}>
             <table>
               <thead>
                 <tr>
@@ -345,7 +342,7 @@ function Sales() {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollTable>
         )}
       </AdminList>
     </section>
@@ -385,8 +382,7 @@ function Agencies() {
     <TitledSection id="debt-agencies-title" title={t.title} lead={t.lead}>
       <AdminList query={agencies} empty={t.empty}>
         {(items) => (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-          <section className="table-scroll" aria-label={t.tableLabel} tabIndex={0}>
+          <ScrollTable label={t.tableLabel}>
             <table>
               <thead>
                 <tr>
@@ -407,7 +403,7 @@ function Agencies() {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollTable>
         )}
       </AdminList>
       <form aria-label={t.add} noValidate onSubmit={submit}>

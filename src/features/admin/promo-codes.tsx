@@ -23,7 +23,7 @@ import { fmt, useMessages } from '../../i18n/messages'
 import { CheckboxField, type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
 import { isServerFailure } from '../../ui/forms/violations'
 import { manilaDateTime } from './admin-api'
-import { AdminList } from './admin-parts'
+import { AdminList, ScrollTable } from './admin-parts'
 import { configQueryKeys, fetchLending } from './config-api'
 import { type Lending, manilaInputToIso } from './config-preview'
 import { ResultLine, TitledSection } from './form-parts'
@@ -193,8 +193,7 @@ function PromoList({
     <TitledSection id="promo-list-title" title={t.title} lead={t.lead}>
       <AdminList query={codes} empty={t.empty}>
         {(items) => (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-          <section className="table-scroll" aria-label={t.tableLabel} tabIndex={0}>
+          <ScrollTable label={t.tableLabel}>
             <table>
               <caption className="visually-hidden">{t.title}</caption>
               <thead>
@@ -265,7 +264,7 @@ function PromoList({
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollTable>
         )}
       </AdminList>
     </TitledSection>
@@ -473,8 +472,7 @@ function PromoForm({
 function Preview({ rows, t }: { rows: PreviewRow[]; t: Texts }) {
   const money = (value: number | null) => (value === null ? t.preview.notOffered : formatPhp(value))
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-    <section className="table-scroll" aria-label={t.preview.title} tabIndex={0}>
+    <ScrollTable label={t.preview.title}>
       <table>
         <caption>{t.preview.title}</caption>
         <thead>
@@ -498,7 +496,7 @@ function Preview({ rows, t }: { rows: PreviewRow[]; t: Texts }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </ScrollTable>
   )
 }
 
@@ -512,8 +510,7 @@ function PromoHistory({ t }: { t: Texts }) {
     <TitledSection id="promo-history-title" title={t.history.title} lead={t.history.lead}>
       <AdminList query={history} empty={t.history.empty}>
         {(items) => (
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
-          <section className="table-scroll" aria-label={t.history.tableLabel} tabIndex={0}>
+          <ScrollTable label={t.history.tableLabel}>
             <table>
               <caption className="visually-hidden">{t.history.title}</caption>
               <thead>
@@ -573,7 +570,7 @@ function PromoHistory({ t }: { t: Texts }) {
                 })}
               </tbody>
             </table>
-          </section>
+          </ScrollTable>
         )}
       </AdminList>
     </TitledSection>

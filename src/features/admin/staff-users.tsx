@@ -11,7 +11,7 @@ import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { manilaDateTime } from './admin-api'
-import { AdminList } from './admin-parts'
+import { AdminList, AdminPager } from './admin-parts'
 import { changeUser, fetchUsers, invite, reinvite, type StaffUser, staffQueryKeys } from './staff-api'
 
 type Texts = ReturnType<typeof useMessages>['admin']['staff']
@@ -150,21 +150,21 @@ function UserCard({ user, m, onDone }: { user: StaffUser; m: Texts; onDone: () =
   )
 }
 
+/** One page of the users: the list and its pager read the same query. */
+function useStaffUsers(page: number) {
+  const api = useApi()
+  return useQuery({
+    queryKey: staffQueryKeys.users(page),
+    queryFn: ({ signal }) => fetchUsers(api, page, signal),
+  })
+}
+
 export function StaffUsers() {
   const m = useMessages().admin.staff
-  const api = useApi()
   const queryClient = useQueryClient()
   const [page, setPage] = useState(1)
-  const users = useQuery({
-    queryKey: staffQueryKeys.users(page),
-    queryFn: ({ signal }) => fetchUsers(api, page, signal),
-  })
+  const users = useStaffUsers(page)
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] })
-  const list = useQuery({
-    queryKey: staffQueryKeys.users(page),
-    queryFn: ({ signal }) => fetchUsers(api, page, signal),
-    select: (answer) => answer.items,
-  })
   return (
     <>
       <InviteForm m={m} onDone={refresh} />
@@ -172,7 +172,7 @@ export function StaffUsers() {
         <h2 id="users-list-title" className="section__title">
           {m.tableCaption}
         </h2>
-        <AdminList query={list} empty={m.noEntries}>
+        <AdminList query={users} select={(answer) => answer.items} empty={m.noEntries}>
           {(rows) =>
             rows.map((user) => (
               <UserCard
@@ -184,13 +184,14 @@ export function StaffUsers() {
             ))
           }
         </AdminList>
-        <Pager page={page} pages={users.data?.totalPages ?? 1} onPage={setPage} m={m} />
+        <StaffPager page={page} pages={users.data?.totalPages ?? 1} onPage={setPage} m={m} />
       </section>
     </>
   )
 }
 
-export function Pager({
+/** The users' and the audit trail's pager, in the staff screens' words ("Page 2 of 5"). */
+export function StaffPager({
   page,
   pages,
   onPage,
@@ -201,29 +202,16 @@ export function Pager({
   onPage: (page: number) => void
   m: Texts
 }) {
-  if (pages <= 1) return null
+  const position = m.pageOf.replace('{page}', String(page)).replace('{pages}', String(pages))
   return (
-    <nav
-      aria-label={m.pageOf.replace('{page}', String(page)).replace('{pages}', String(pages))}
-      className="button-row"
-    >
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
-        {m.previous}
-      </button>
-      <span>{m.pageOf.replace('{page}', String(page)).replace('{pages}', String(pages))}</span>
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
-        {m.next}
-      </button>
-    </nav>
+    <AdminPager
+      label={position}
+      position={position}
+      previous={m.previous}
+      next={m.next}
+      page={page}
+      pages={pages}
+      onPage={onPage}
+    />
   )
 }
