@@ -232,23 +232,37 @@ const waiting: JourneyStepMeta = { status: 'completed', destination: { page: 'lo
 /** The steps, in the order a new client usually meets them. The step union derives from the keys. */
 const steps = {
   new_client_created: {
+    description:
+      'Just signed up with a verified phone: the client gives names, birth date, gender, civil status and e-mail. A client whose details staff entered (a lead) confirms them instead.',
     meta: active({ when: 'hasFirstName', yes: 'apply', no: 'details' }),
     on: { SUBMIT_DETAILS: 'work_info', CONFIRM_BACK_OFFICE_DETAILS: 'work_info' },
   },
-  work_info: { meta: active({ page: 'employment' }), on: { SUBMIT_EMPLOYMENT: 'relative_info' } },
+  work_info: {
+    description:
+      'Employment: type of work, employer or business, monthly income and expenses (they feed the decision and the affordability check).',
+    meta: active({ page: 'employment' }),
+    on: { SUBMIT_EMPLOYMENT: 'relative_info' },
+  },
   relative_info: {
+    description:
+      'A reference person (a relative or friend) the client names, with their mobile number. Hiram never contacts references to collect a debt (SEC MC 18 s.2019).',
     meta: active({ page: 'reference' }),
     on: { ADD_CONTACT: 'relative_info', SUBMIT_REFERENCE: 'address' },
   },
   address: {
+    description:
+      'Home address picked from the official PSGC lists (region, province, city, barangay) plus the street; the phone location may be recorded with consent.',
     meta: active({ page: 'address' }),
     on: { RECORD_GEO: 'address', SUBMIT_ADDRESS: 'document_upload' },
   },
   document_upload: {
+    description: 'A government ID: its type and number, and photos of it and of the client holding it.',
     meta: active({ page: 'documents' }),
     on: { CHANGE_ID_PHOTO: 'document_upload', FINISH_ID_DOCUMENT: 'veriff' },
   },
   veriff: {
+    description:
+      'The identity check: the provider compares the ID photos with a selfie. Approved moves on; declined ends on the rejected page; a request for new photos stays here.',
     meta: active({ page: 'documentVerification' }),
     on: {
       START_VERIFICATION: 'veriff',
@@ -258,6 +272,8 @@ const steps = {
     },
   },
   kontomatik: {
+    description:
+      'Optional bank link: the client may import bank statements (a better-informed decision) or skip this step.',
     meta: active({ page: 'bankData' }),
     on: {
       BANK_LOGIN_FAILED: 'kontomatik',
@@ -305,6 +321,8 @@ const steps = {
     },
   },
   manual_page: {
+    description:
+      'The decision engine could not decide alone: an underwriter reviews the application in the back office queue; the client waits on a page that says so.',
     meta: active({ page: 'manualVerification' }),
     on: {
       CANCEL_APPLICATION: 'no_loan_page',
@@ -313,14 +331,20 @@ const steps = {
     },
   },
   offer_decrease: {
+    description:
+      'The engine approved a lower amount (or shorter term) than asked: the client accepts it or cancels.',
     meta: active({ page: 'offerDecrease' }),
     on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
   },
   offer_increase: {
+    description:
+      'The engine may lend more than asked: the client takes the higher amount or keeps the one asked for.',
     meta: active({ page: 'offerIncrease' }),
     on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
   },
   otp_agreement: {
+    description:
+      'The offer is ready: the client reads the loan agreement and disclosure statement (RA 3765) and signs with the code sent by SMS.',
     meta: active({ page: 'summary' }),
     on: {
       PREPARE_SIGNATURE: 'otp_agreement',

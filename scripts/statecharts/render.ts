@@ -406,6 +406,29 @@ function list(values: string[], empty = ''): string {
   return values.length ? values.map(code).join(', ') : empty
 }
 
+/**
+ * For a product analyst, before the diagram: every state in the order the machine lists it, what it shows (the
+ * journey's page, the loan's status), what it means (the machine's description) and where it leads, in words.
+ * Only for machines whose states are described; the rest keep the technical page alone.
+ */
+function plainWords(chart: Chart): string[] {
+  const described = chart.states.filter((s) => s.parentId !== null && s.description)
+  if (described.length === 0) return []
+  const keyOf = new Map(chart.states.map((s) => [s.id, s.key]))
+  const out = ['## The states in plain words', '']
+  for (const s of chart.states) {
+    if (s.parentId === null) continue
+    const shows = s.note ? ` (${s.note})` : ''
+    out.push(`- **${s.key}**${shows}: ${s.description ?? 'not described yet.'}`)
+    const next = chart.transitions
+      .filter((t) => t.sourceId === s.id && t.targetIds.length > 0 && !t.targetIds.includes(s.id))
+      .map((t) => `${t.trigger.label} → ${t.targetIds.map((id) => keyOf.get(id) ?? id).join(', ')}`)
+    if (next.length) out.push(`  Leads to: ${[...new Set(next)].join('; ')}.`)
+  }
+  out.push('')
+  return out
+}
+
 export function toMarkdown(chart: Chart, options: MarkdownOptions): string {
   const stateName = (id: string) => code(id)
   const out: string[] = []
@@ -421,6 +444,7 @@ export function toMarkdown(chart: Chart, options: MarkdownOptions): string {
       'the result of invoked actor X.',
   )
   out.push('')
+  out.push(...plainWords(chart))
   out.push('```mermaid')
   out.push(toMermaid(chart).trimEnd())
   out.push('```')
