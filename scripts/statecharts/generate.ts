@@ -18,6 +18,7 @@ import {
   toMarkdown,
   toSmcatAst,
 } from './render'
+import { focusChart, MAX_DIAGRAM_WIDTH_PT, overviewChart, splittableStates, svgWidthPt } from './split'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const MACHINES_DIR = 'machines'
@@ -109,11 +110,23 @@ export async function generateStatecharts(root = REPO_ROOT): Promise<GeneratedMa
     const chart = annotate ? annotate(described, (id) => m.machine.getStateNodeById(id).meta) : described
     const svgFile = `${stem}.svg`
     const files = new Map<string, string>()
+    const whole = await renderSvg(chart, m.sourceFile)
+    const parts = svgWidthPt(whole) > MAX_DIAGRAM_WIDTH_PT ? splittableStates(chart) : []
+    const partSvgFiles = parts.map((s) => ({ file: `${stem}.${s.key}.svg`, state: s.id }))
     files.set(
       `${OUTPUT_DIR}/${stem}.md`,
-      toMarkdown(chart, { sourceFile: m.sourceFile, exportName: m.exportName, svgFile }),
+      toMarkdown(chart, { sourceFile: m.sourceFile, exportName: m.exportName, svgFile, partSvgFiles }),
     )
-    files.set(`${OUTPUT_DIR}/${svgFile}`, await renderSvg(chart, m.sourceFile))
+    if (parts.length === 0) files.set(`${OUTPUT_DIR}/${svgFile}`, whole)
+    else {
+      const overview = overviewChart(chart, (s) => `see ${stem}.${s.key}.svg`)
+      files.set(`${OUTPUT_DIR}/${svgFile}`, await renderSvg(overview, m.sourceFile))
+      for (const [i, part] of parts.entries())
+        files.set(
+          `${OUTPUT_DIR}/${partSvgFiles[i]!.file}`,
+          await renderSvg(focusChart(chart, part.id), m.sourceFile),
+        )
+    }
     result.push({ sourceFile: m.sourceFile, exportName: m.exportName, machineId: chart.id, files })
   }
   return result
