@@ -32,6 +32,7 @@ import { Route as AdminContentRouteImport } from './routes/admin/content'
 import { Route as AdminDebtsRouteImport } from './routes/admin/debts'
 import { Route as AdminPaymentsRouteImport } from './routes/admin/payments'
 import { Route as AdminRouterRouteImport } from './routes/admin/router'
+import { Route as AdminStatechartsRouteImport } from './routes/admin/statecharts'
 import { Route as AdminUsersRouteImport } from './routes/admin/users'
 import { Route as AffiliateSleeperOtpRouteImport } from './routes/affiliate/sleeper-otp'
 import { Route as ApplicationAcceptedRouteImport } from './routes/application/accepted'
@@ -187,6 +188,11 @@ const AdminPaymentsRoute = AdminPaymentsRouteImport.update({
 const AdminRouterRoute = AdminRouterRouteImport.update({
   id: '/router',
   path: '/router',
+  getParentRoute: () => AdminRouteRoute,
+} as any)
+const AdminStatechartsRoute = AdminStatechartsRouteImport.update({
+  id: '/statecharts',
+  path: '/statecharts',
   getParentRoute: () => AdminRouteRoute,
 } as any)
 const AdminUsersRoute = AdminUsersRouteImport.update({
@@ -424,6 +430,7 @@ export interface FileRoutesByFullPath {
   '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
+  '/admin/statecharts': typeof AdminStatechartsRoute
   '/admin/users': typeof AdminUsersRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
@@ -487,6 +494,7 @@ export interface FileRoutesByTo {
   '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
+  '/admin/statecharts': typeof AdminStatechartsRoute
   '/admin/users': typeof AdminUsersRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
@@ -554,6 +562,7 @@ export interface FileRoutesById {
   '/admin/debts': typeof AdminDebtsRoute
   '/admin/payments': typeof AdminPaymentsRoute
   '/admin/router': typeof AdminRouterRoute
+  '/admin/statecharts': typeof AdminStatechartsRoute
   '/admin/users': typeof AdminUsersRoute
   '/affiliate/sleeper-otp': typeof AffiliateSleeperOtpRoute
   '/application/accepted': typeof ApplicationAcceptedRoute
@@ -622,6 +631,7 @@ export interface FileRouteTypes {
     | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
+    | '/admin/statecharts'
     | '/admin/users'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
@@ -685,6 +695,7 @@ export interface FileRouteTypes {
     | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
+    | '/admin/statecharts'
     | '/admin/users'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
@@ -751,6 +762,7 @@ export interface FileRouteTypes {
     | '/admin/debts'
     | '/admin/payments'
     | '/admin/router'
+    | '/admin/statecharts'
     | '/admin/users'
     | '/affiliate/sleeper-otp'
     | '/application/accepted'
@@ -985,6 +997,13 @@ declare module '@tanstack/react-router' {
       path: '/router'
       fullPath: '/admin/router'
       preLoaderRoute: typeof AdminRouterRouteImport
+      parentRoute: typeof AdminRouteRoute
+    }
+    '/admin/statecharts': {
+      id: '/admin/statecharts'
+      path: '/statecharts'
+      fullPath: '/admin/statecharts'
+      preLoaderRoute: typeof AdminStatechartsRouteImport
       parentRoute: typeof AdminRouteRoute
     }
     '/admin/users': {
@@ -1285,6 +1304,7 @@ interface AdminRouteRouteChildren {
   AdminDebtsRoute: typeof AdminDebtsRoute
   AdminPaymentsRoute: typeof AdminPaymentsRoute
   AdminRouterRoute: typeof AdminRouterRoute
+  AdminStatechartsRoute: typeof AdminStatechartsRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminIndexRoute: typeof AdminIndexRoute
   AdminClientsIdRoute: typeof AdminClientsIdRoute
@@ -1298,6 +1318,7 @@ const AdminRouteRouteChildren: AdminRouteRouteChildren = {
   AdminDebtsRoute: AdminDebtsRoute,
   AdminPaymentsRoute: AdminPaymentsRoute,
   AdminRouterRoute: AdminRouterRoute,
+  AdminStatechartsRoute: AdminStatechartsRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminIndexRoute: AdminIndexRoute,
   AdminClientsIdRoute: AdminClientsIdRoute,

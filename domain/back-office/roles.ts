@@ -52,6 +52,8 @@ export const permissions = [
   'debt.sell',
   'debt.forward',
   'agencies.manage',
+  /** The live statecharts: clients and loans per state now, and the transitions over a date range. */
+  'statecharts.read',
   /** The sandbox clock, sandbox payments and scenarios (never in production without the sandbox switch). */
   'sandbox',
 ] as const
@@ -73,6 +75,7 @@ export const rolePermissions: Record<Role, readonly Permission[]> = {
     'content.read',
     'loans.read',
     'payments.read',
+    'statecharts.read',
   ],
   collections: [
     'session',
@@ -93,6 +96,7 @@ export const rolePermissions: Record<Role, readonly Permission[]> = {
     'debt.read',
     'debt.sell',
     'debt.forward',
+    'statecharts.read',
   ],
   support: [
     'session',
@@ -111,6 +115,7 @@ export const rolePermissions: Record<Role, readonly Permission[]> = {
     'loans.cancel',
     'loans.extend',
     'payments.read',
+    'statecharts.read',
   ],
   auditor: ['session', 'audit.read', ...readOnly, 'outbox.read'],
 }

@@ -20,6 +20,7 @@ import { promoCodeRoutes } from './promo-codes'
 import { referenceRoutes } from './reference'
 import { servicingRoutes } from './servicing'
 import { staffRoutes } from './staff'
+import { statechartRoutes } from './statecharts'
 import { uploadRoutes } from './uploads'
 import { verificationRoutes } from './verification'
 
@@ -46,6 +47,7 @@ export const allRoutes: AnyRoute[] = [
   ...backOfficeLoanRoutes,
   ...contentRoutes,
   ...staffRoutes,
+  ...statechartRoutes,
   ...paymentGatewayRoutes,
   ...healthRoutes,
 ]

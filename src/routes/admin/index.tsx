@@ -21,6 +21,7 @@ type AdminPath =
   | '/admin/users'
   | '/admin/audit'
   | '/admin/router'
+  | '/admin/statecharts'
 
 function Page() {
   const m = useMessages().admin
@@ -34,6 +35,7 @@ function Page() {
     ['/admin/content', m.contentLink, 'content.read'],
     ['/admin/users', m.staff.usersLink, 'users.read'],
     ['/admin/audit', m.staff.auditLink, 'audit.read'],
+    ['/admin/statecharts', m.statecharts.link, 'statecharts.read'],
     ['/admin/router', m.routerLink, 'sandbox'],
   ]
   return (
