@@ -18,6 +18,8 @@ import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { promoCodeRoutes } from './promo-codes'
 import { referenceRoutes } from './reference'
+import { sandboxQaRoutes } from './sandbox-qa'
+import { sandboxScenarioRoutes } from './sandbox-scenarios'
 import { servicingRoutes } from './servicing'
 import { staffRoutes } from './staff'
 import { statechartRoutes } from './statecharts'
@@ -43,6 +45,8 @@ export const allRoutes: AnyRoute[] = [
   ...lendingRoutes,
   ...paymentRoutes,
   ...servicingRoutes,
+  ...sandboxScenarioRoutes,
+  ...sandboxQaRoutes,
   ...debtRoutes,
   ...backOfficeLoanRoutes,
   ...contentRoutes,

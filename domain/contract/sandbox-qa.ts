@@ -1,0 +1,54 @@
+/**
+ * The sandbox panel's calls (issue 20 item 1; docs/decisions/0039-sandbox-panel.md): a person holding the QA
+ * cookie (`qa-disable-flow`) on a sandbox deployment lists the scenarios and runs one for a fresh client; the
+ * answer logs the browser in as that client (the session token comes back in the Authorization header, like a
+ * login) and names the page the client's journey is on. Absent (404) on a production server, like the sandbox
+ * clock; refused (403 `qaCookieRequired`) without the cookie. Back-office users and scripts use the back-office
+ * routes of domain/contract/sandbox-scenarios.ts.
+ */
+import * as v from 'valibot'
+import { safeString } from '../safe-text'
+import { MAX_SCENARIO_DAYS } from '../sandbox/scenarios'
+import { defineContract } from './define'
+import { scenarioOutcomeSchema, scenarioSummarySchema } from './sandbox-scenarios'
+
+export const qaScenarioOutcomeSchema = v.object({
+  ...scenarioOutcomeSchema.entries,
+  /** The app page the client's journey is on now: where the panel takes the browser. */
+  destination: v.string(),
+})
+export type QaScenarioOutcome = v.InferOutput<typeof qaScenarioOutcomeSchema>
+
+export const listQaScenarios = defineContract({
+  method: 'get',
+  path: '/public/sandbox/scenarios',
+  summary: 'Sandbox panel (QA cookie): the scenarios, with the state each puts a client in',
+  tags: ['sandbox'],
+  access: 'public',
+  response: v.array(scenarioSummarySchema),
+})
+
+export const runQaScenario = defineContract({
+  method: 'post',
+  path: '/public/sandbox/scenarios/:name',
+  summary:
+    'Sandbox panel (QA cookie): run one scenario for a fresh client and log this browser in as that client (token in the Authorization header)',
+  tags: ['sandbox'],
+  access: 'public',
+  params: v.object({
+    name: v.pipe(safeString(), v.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'A scenario name: kebab-case.')),
+  }),
+  body: v.object({
+    days: v.optional(
+      v.pipe(
+        v.number('Days must be a number.'),
+        v.integer('Days must be whole.'),
+        v.minValue(1, 'At least 1 day.'),
+        v.maxValue(MAX_SCENARIO_DAYS, `At most ${MAX_SCENARIO_DAYS} days.`),
+      ),
+    ),
+    /** The browser's device id, so the new session is tied to it (and its login needs no second code). */
+    deviceId: v.optional(v.pipe(safeString(), v.maxLength(128, 'At most 128 characters.'))),
+  }),
+  response: qaScenarioOutcomeSchema,
+})
