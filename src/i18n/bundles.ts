@@ -3,7 +3,19 @@
  * account texts of the header). Plain data with no React, so `scripts/bundle-size.ts` reads it too: the texts
  * of these bundles are not part of the home route's JavaScript.
  */
-export const routeBundles = ['journey', 'application', 'repay', 'legal', 'admin', 'content'] as const
+/**
+ * `sandbox` is on no route: the sandbox panel (src/features/sandbox/sandbox-panel.tsx) loads it with its own code,
+ * only in a browser holding the QA cookie.
+ */
+export const routeBundles = [
+  'journey',
+  'application',
+  'repay',
+  'legal',
+  'admin',
+  'content',
+  'sandbox',
+] as const
 export type RouteBundle = (typeof routeBundles)[number]
 
 const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [

@@ -18,6 +18,7 @@ import type enContent from './locales/en/content.json'
 import type enJourney from './locales/en/journey.json'
 import type enLegal from './locales/en/legal.json'
 import type enRepay from './locales/en/repay.json'
+import type enSandbox from './locales/en/sandbox.json'
 import type en from './locales/en.json'
 
 export type Messages = typeof en & {
@@ -29,6 +30,7 @@ export type Messages = typeof en & {
   legal: typeof enLegal
   admin: typeof enAdmin
   content: typeof enContent
+  sandbox: typeof enSandbox
 }
 export type Locale = 'en'
 
@@ -48,6 +50,7 @@ const bundleLoaders: Record<RouteBundle, () => Promise<unknown>> = {
   legal: () => import('./locales/en/legal.json').then((m) => m.default),
   admin: () => import('./locales/en/admin.json').then((m) => m.default),
   content: () => import('./locales/en/content.json').then((m) => m.default),
+  sandbox: () => import('./locales/en/sandbox.json').then((m) => m.default),
 }
 
 // The texts loaded so far. The route bundles are absent until `ensureMessages` loads them; the root route

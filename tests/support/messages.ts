@@ -10,6 +10,7 @@ import enContent from '../../src/i18n/locales/en/content.json'
 import enJourney from '../../src/i18n/locales/en/journey.json'
 import enLegal from '../../src/i18n/locales/en/legal.json'
 import enRepay from '../../src/i18n/locales/en/repay.json'
+import enSandbox from '../../src/i18n/locales/en/sandbox.json'
 import en from '../../src/i18n/locales/en.json'
 import type { Messages } from '../../src/i18n/messages'
 
@@ -23,4 +24,5 @@ export const messages: Messages = {
   legal: enLegal,
   admin: enAdmin,
   content: enContent,
+  sandbox: enSandbox,
 }
