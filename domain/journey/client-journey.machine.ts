@@ -356,11 +356,12 @@ const steps = {
   payout_processing: {
     description: 'The payout runs: GET /flow answers status completed (the loading page).',
     meta: waiting,
+    // No LOAN_CANCELLED here: the back office cancels only a loan whose payout failed, and the failure has already
+    // taken the client back to disbursement_type (the model-based API test found it unreachable).
     on: {
       PAYOUT_SUCCEEDED: 'loan_page',
       PAYOUT_CASH_PICKUP_READY: 'tmc_page',
       PAYOUT_FAILED: 'disbursement_type',
-      LOAN_CANCELLED: 'no_loan_page',
     },
   },
   tmc_page: {

@@ -122,7 +122,6 @@ const issueMatrix: Record<LoanLeaf, Partial<Record<LoanEventType, LoanLeaf>>> = 
   'active.on_terms.overdue': {
     PAYMENT_POSTED: 'active.on_terms.overdue',
     PAYMENT_REVERSED: 'active.on_terms.overdue',
-    CAUGHT_UP: 'active.on_terms.current',
     DEBT_SOLD: 'sold_debt',
     WRITTEN_OFF: 'write_off',
     EXTENDED: 'active.on_terms.current',
@@ -351,10 +350,12 @@ describe('loan lifecycle statechart', () => {
     expect(nextLeaf('on_hold.scheduled', 'PAYMENT_POSTED')).toBe('on_hold.scheduled')
     expect(nextLeaf('on_hold.scheduled', 'RELEASE')).toBe('active.scheduled.current')
     expect(nextLeaf('on_hold.on_terms', 'RELEASE')).toBe('active.on_terms.current')
-    // The standing changes only by OVERDUE and CAUGHT_UP, within the plan; an extension or a schedule clears it.
+    // The standing changes only by OVERDUE and (on a schedule) CAUGHT_UP, within the plan; on terms only an
+    // extension or a schedule clears it (nothing else moves a passed due date).
+    expect(nextLeaf('active.scheduled.overdue', 'CAUGHT_UP')).toBe('active.scheduled.current')
+    expect(nextLeaf('active.on_terms.overdue', 'CAUGHT_UP')).toBeNull()
     for (const plan of loanPlans) {
       expect(nextLeaf(`active.${plan}.current`, 'OVERDUE')).toBe(`active.${plan}.overdue`)
-      expect(nextLeaf(`active.${plan}.overdue`, 'CAUGHT_UP')).toBe(`active.${plan}.current`)
       expect(nextLeaf(`active.${plan}.overdue`, 'OVERDUE')).toBeNull()
       expect(nextLeaf(`active.${plan}.current`, 'CAUGHT_UP')).toBeNull()
     }
@@ -435,7 +436,7 @@ describe('loan lifecycle statechart', () => {
     expect(acceptingLeaves('EXTENDED')).toEqual(['active.on_terms.current', 'active.on_terms.overdue'])
     expect(acceptingLeaves('SCHEDULE_AGREED')).toEqual(['active.on_terms.current', 'active.on_terms.overdue'])
     expect(acceptingLeaves('OVERDUE')).toEqual(activeLeaves('current'))
-    expect(acceptingLeaves('CAUGHT_UP')).toEqual(activeLeaves('overdue'))
+    expect(acceptingLeaves('CAUGHT_UP')).toEqual(['active.scheduled.overdue'])
     // Only an overdue debt is sold; an overdue one or one on hold is written off.
     expect(acceptingLeaves('DEBT_SOLD')).toEqual(activeLeaves('overdue'))
     expect(acceptingLeaves('WRITTEN_OFF')).toEqual([...activeLeaves('overdue'), ...onHold])
