@@ -31,6 +31,8 @@ export default defineConfig({
   // (a registration step once missed it by a little); assertions still fail fast when a thing never shows.
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
+  // Prints how much of the server's statecharts the run reached (the server is still up during the teardown).
+  globalTeardown: './e2e/model-coverage-report.ts',
   use: {
     baseURL: `http://localhost:${port}`,
     // Tracing every test (to keep the failures' traces) took about two thirds of Chromium's CPU on this 2-core

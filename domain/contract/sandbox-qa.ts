@@ -10,6 +10,7 @@ import * as v from 'valibot'
 import { safeString } from '../safe-text'
 import { MAX_SCENARIO_DAYS } from '../sandbox/scenarios'
 import { defineContract } from './define'
+import { pagingQuery } from './reference'
 import { scenarioOutcomeSchema, scenarioSummarySchema } from './sandbox-scenarios'
 
 export const qaScenarioOutcomeSchema = v.object({
@@ -25,6 +26,9 @@ export const listQaScenarios = defineContract({
   summary: 'Sandbox panel (QA cookie): the scenarios, with the state each puts a client in',
   tags: ['sandbox'],
   access: 'public',
+  // A fixed catalogue, paged like every list (tests/api/bounded-growth.test.ts): one page holds it whole.
+  paginated: true,
+  query: v.object(pagingQuery(100, 100)),
   response: v.array(scenarioSummarySchema),
 })
 

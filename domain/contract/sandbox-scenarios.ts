@@ -9,6 +9,7 @@ import { loanLeaves } from '../loan/loan-lifecycle.machine'
 import { safeString } from '../safe-text'
 import { scenarioRunSchema } from '../sandbox/scenarios'
 import { defineContract } from './define'
+import { pagingQuery } from './reference'
 
 const nullableId = v.nullable(v.number())
 
@@ -48,6 +49,9 @@ export const listSandboxScenarios = defineContract({
   tags: ['sandbox'],
   access: 'user',
   permission: 'sandbox',
+  // A fixed catalogue, paged like every list (tests/api/bounded-growth.test.ts): one page holds it whole.
+  paginated: true,
+  query: v.object(pagingQuery(100, 100)),
   response: v.array(scenarioSummarySchema),
 })
 

@@ -25,6 +25,7 @@ import { runScenario } from '../../services/sandbox/scenarios'
 import { requesterOf } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
+import { okSlice } from '../paging'
 import { db, deps } from '../request'
 import { type AnyRoute, implement } from '../route'
 
@@ -55,9 +56,9 @@ function assertQa(c: Context<AppEnv>) {
 }
 
 export const sandboxQaRoutes: AnyRoute[] = [
-  implement(contract.listQaScenarios, async (c) => {
+  implement(contract.listQaScenarios, async (c, { query }) => {
     assertQa(c)
-    return ok(c, scenarioSummaries)
+    return okSlice(c, scenarioSummaries, query)
   }),
 
   implement(contract.runQaScenario, async (c, { params, body }) => {

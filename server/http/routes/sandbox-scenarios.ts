@@ -9,13 +9,14 @@ import { isScenarioName, scenarioSummaries } from '../../../domain/sandbox/scena
 import { assertClockMovable } from '../../services/payments/clock'
 import { runScenario } from '../../services/sandbox/scenarios'
 import { ok } from '../envelope'
+import { okSlice } from '../paging'
 import { clientIdOf, deps } from '../request'
 import { type AnyRoute, implement } from '../route'
 
 export const sandboxScenarioRoutes: AnyRoute[] = [
-  implement(contract.listSandboxScenarios, async (c) => {
+  implement(contract.listSandboxScenarios, async (c, { query }) => {
     assertClockMovable(deps(c))
-    return ok(c, scenarioSummaries)
+    return okSlice(c, scenarioSummaries, query)
   }),
 
   implement(contract.runSandboxScenario, async (c, { params, body }) => {

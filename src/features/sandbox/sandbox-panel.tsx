@@ -3,15 +3,16 @@
  * a sandbox deployment, every page's sandbox banner offers the scenarios (domain/sandbox/scenarios.ts). Picking
  * one runs it on the server for a fresh client (domain/contract/sandbox-qa.ts): the answer logs this browser in as
  * that client (its token arrives like a login's) and names the page the client's journey is on, which the panel
- * then renders a redirect to. Two clicks from any page: open the list, pick the state.
+ * links to. The list is open on arrival, so it is two clicks from any page: pick the state, open its page. (The
+ * panel does not move the browser itself: features link, machines route, tests/features/features-do-not-navigate.)
  *
  * Loaded on its own (src/ui/layout/sandbox-banner.tsx imports it lazily), with its texts (the `sandbox` bundle),
  * so no visitor without the cookie downloads any of it.
  */
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { Navigate } from '@tanstack/react-router'
-import { useEffect, useId, useState } from 'react'
-import { listQaScenarios, type QaScenarioOutcome, runQaScenario } from '../../../domain/contract/sandbox-qa'
+import { Link } from '@tanstack/react-router'
+import { useId, useState } from 'react'
+import { listQaScenarios, runQaScenario } from '../../../domain/contract/sandbox-qa'
 import type { ScenarioSummary } from '../../../domain/contract/sandbox-scenarios'
 import { SANDBOX_COOKIE } from '../../../domain/journey/routing'
 import { DEFAULT_OVERDUE_DAYS, MAX_SCENARIO_DAYS } from '../../../domain/sandbox/scenarios'
@@ -40,26 +41,19 @@ export default function SandboxPanel() {
   const [hidden, setHidden] = useState(readHidden)
   const [left, setLeft] = useState(false)
   const [days, setDays] = useState(String(DEFAULT_OVERDUE_DAYS))
-  const [landing, setLanding] = useState<string | null>(null)
-  // The list closes once a scenario has run, so the page it lands on is not under it.
-  const [open, setOpen] = useState(false)
+  // Open on arrival; it closes once a scenario has run, so the link to the client's page is in sight.
+  const [open, setOpen] = useState(true)
   const scenarios = useQuery({
     queryKey: ['sandbox', 'scenarios'],
     queryFn: ({ signal }) => api.call(listQaScenarios, {}, { signal }),
+    select: (page) => page.items,
     staleTime: Number.POSITIVE_INFINITY,
   })
   const run = useMutation({
     mutationFn: ({ scenario, days }: { scenario: ScenarioSummary; days: number | undefined }) =>
       api.call(runQaScenario, { params: { name: scenario.name }, body: days === undefined ? {} : { days } }),
-    onSuccess: (outcome: QaScenarioOutcome) => {
-      setOpen(false)
-      setLanding(outcome.destination)
-    },
+    onSuccess: () => setOpen(false),
   })
-  // <Navigate> redirects once, when it mounts; the panel then lets it go, so a later page is not sent back.
-  useEffect(() => {
-    if (landing) setLanding(null)
-  }, [landing])
 
   const toggle = (next: boolean) => {
     setHidden(next)
@@ -87,7 +81,6 @@ export default function SandboxPanel() {
   const pending = run.isPending ? run.variables?.scenario : null
   return (
     <section className="sandbox-panel" aria-label={t.label}>
-      {landing ? <Navigate to={landing} /> : null}
       <details
         className="sandbox-panel__scenarios"
         open={open}
@@ -149,6 +142,13 @@ export default function SandboxPanel() {
               })
             : ''}
       </p>
+      {run.data && !run.isPending ? (
+        <p>
+          <Link to={run.data.destination as never} className="button button--primary">
+            {fmt(t.open, { page: run.data.destination })}
+          </Link>
+        </p>
+      ) : null}
       {run.isError ? <p role="alert">{fmt(t.failed, { message: (run.error as Error).message })}</p> : null}
       <p className="button-row">
         <button type="button" className="button button--ghost" onClick={() => toggle(true)}>
