@@ -34,6 +34,36 @@ export async function lastCode(
   return code
 }
 
+/** How many messages the sandbox outbox holds for a number or e-mail (to tell a new code from an earlier one). */
+export async function messageCount(
+  request: APIRequestContext,
+  token: string,
+  recipient: string,
+): Promise<number> {
+  const answer = await request.get('/web/private/back-office/outbox', {
+    headers: { authorization: `Bearer ${token}` },
+    params: { recipient, perPage: '100' },
+  })
+  expect(answer.status()).toBe(200)
+  return ((await answer.json()).data as unknown[]).length
+}
+
+/**
+ * The code of a message sent after `before` messages: waits for it, so a test never types the previous code
+ * (the screen may show the code field while a new code is still on its way, e.g. after "Send a new code").
+ */
+export async function newCode(
+  request: APIRequestContext,
+  token: string,
+  recipient: string,
+  before: number,
+): Promise<string> {
+  await expect
+    .poll(() => messageCount(request, token, recipient), { timeout: 30_000 })
+    .toBeGreaterThan(before)
+  return lastCode(request, token, recipient)
+}
+
 let sequence = 0
 /**
  * Playwright runs several workers at once (playwright.config.ts), each with its own sequence: the worker's

@@ -14,7 +14,7 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
-import { adminToken, lastCode, readyClient } from './clients'
+import { adminToken, messageCount, newCode, readyClient } from './clients'
 import { expect, test } from './fixtures'
 import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
 
@@ -100,6 +100,7 @@ test('extends a loan with the cheap extension: sign with the code, pay the fee, 
   await page.getByRole('button', { name: 'Continue to sign' }).click()
 
   await expect(page.getByRole('heading', { name: 'Sign the extension' })).toBeVisible()
+  const sentBefore = await messageCount(request, admin, client.phone)
   await page.getByRole('button', { name: 'Prepare my documents and send the code' }).click()
   const tooSoon = page.locator('[data-error-key="codeMinuteLimit"]')
   const code = page.getByLabel('Code from the SMS')
@@ -116,7 +117,7 @@ test('extends a loan with the cheap extension: sign with the code, pay the fee, 
       .first(),
   ).toBeVisible()
   await expectAccessible(page, 'extension: sign')
-  await code.fill(await lastCode(request, admin, client.phone))
+  await code.fill(await newCode(request, admin, client.phone, sentBefore))
   await page.getByRole('button', { name: 'Sign the extension' }).click()
 
   await expect(page.getByRole('heading', { name: 'Pay the extension fee' })).toBeVisible({ timeout: 30_000 })
@@ -177,6 +178,7 @@ test('accepts a semi-monthly payment schedule near the due date and pays its fir
   await page.getByRole('button', { name: 'Continue to sign' }).click()
 
   await expect(page.getByRole('heading', { name: 'Sign the payment schedule' })).toBeVisible()
+  const sentBefore = await messageCount(request, admin, client.phone)
   await page.getByRole('button', { name: 'Prepare my documents and send the code' }).click()
   const code = page.getByLabel('Code from the SMS')
   const tooSoon = page.locator('[data-error-key="codeMinuteLimit"]')
@@ -184,7 +186,7 @@ test('accepts a semi-monthly payment schedule near the due date and pays its fir
   if (await tooSoon.isVisible())
     await page.getByRole('button', { name: /code/ }).first().click({ timeout: 30_000 })
   await expect(code).toBeVisible({ timeout: 30_000 })
-  await code.fill(await lastCode(request, admin, client.phone))
+  await code.fill(await newCode(request, admin, client.phone, sentBefore))
   await page.getByRole('button', { name: 'Accept the payment schedule' }).click()
 
   // My loan: the schedule in force, four instalments, the first to pay now.
