@@ -14,7 +14,7 @@ import { test as base } from '@playwright/test'
 export { expect } from '@playwright/test'
 
 /** Characters of each page's aria snapshot printed on a failure. */
-const SNAPSHOT_CHARS = 4000
+const SNAPSHOT_CHARS = 16_000
 
 export const test = base.extend<{ failureContext: undefined }>({
   request: async ({ playwright, baseURL, extraHTTPHeaders }, use) => {

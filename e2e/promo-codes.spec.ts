@@ -53,6 +53,10 @@ test('an administrator proposes a promo code and a second administrator approves
   const sent = maker
     .getByRole('status')
     .filter({ hasText: new RegExp(`Proposal \\d+ for promo code ${code} sent`) })
+  // Sent, or refused with its reason (a refusal fails here with the reason, not as a missing status).
+  const refused = maker.locator('form[aria-labelledby="promo-form-title"] [role="alert"]')
+  await expect(sent.or(refused).first()).toBeVisible({ timeout: 20_000 })
+  expect(await refused.allTextContents()).toEqual([])
   await expect(sent).toBeVisible()
   const id = /Proposal (\d+) for/.exec((await sent.textContent()) ?? '')![1]!
 
