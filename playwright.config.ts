@@ -26,10 +26,12 @@ export default defineConfig({
   // On two cores three workers keep the machine busy: much of a test is waiting on the server or a poll.
   workers: Number(process.env.E2E_WORKERS) || 3,
   retries: 0,
-  timeout: 30_000,
-  // A lazy route's chunk and its first query can take more than the default 5 s on a loaded two-core CI box
-  // (a registration step once missed it by a little); assertions still fail fast when a thing never shows.
-  expect: { timeout: 10_000 },
+  timeout: 60_000,
+  // On a loaded two-core CI box one heavy server call (a sandbox scenario walking a client through many servicing
+  // days, a PDF) holds the embedded database for seconds while three browsers wait on it: a step that takes
+  // half a second alone then waits well past the default 5 s, and past 10 s now and then (a different step each
+  // run). 20 s absorbs such a stall; a thing that never shows still fails, only later.
+  expect: { timeout: 20_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   // Prints how much of the server's statecharts the run reached (the server is still up during the teardown).
   globalTeardown: './e2e/model-coverage-report.ts',
