@@ -157,7 +157,7 @@ function handlerOf({ contract: route, handler: handle, replay }: AnyRoute): Hand
     } catch (error) {
       if (error instanceof RoleNotAllowed) {
         c.set('principal', error.principal)
-        await recordRefusal(c.get('deps').database.db, actorOf(c, route, { params: rawParams() }))
+        await recordRefusal(c.get('deps').database.db, auditActorOf(c, route, { params: rawParams() }))
       }
       throw error
     }
@@ -174,7 +174,7 @@ function handlerOf({ contract: route, handler: handle, replay }: AnyRoute): Hand
           )?.data
     return auditCall(
       c.get('deps').database.db,
-      actorOf(c, route, { params: rawParams() }),
+      auditActorOf(c, route, { params: rawParams() }),
       async () => withBody(c, rawParams),
       answerOf,
     )
@@ -182,7 +182,11 @@ function handlerOf({ contract: route, handler: handle, replay }: AnyRoute): Hand
 }
 
 /** Who makes a back-office call and with what input, for its audit entry. */
-function actorOf(c: Context<AppEnv>, route: AnyContract, request: Record<string, unknown>): AuditActor {
+export function auditActorOf(
+  c: Context<AppEnv>,
+  route: AnyContract,
+  request: Record<string, unknown>,
+): AuditActor {
   const principal = c.get('principal')
   const pattern = route.path.replace(/:(\w+)/g, '{$1}')
   return {

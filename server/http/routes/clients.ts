@@ -6,6 +6,7 @@
 import type { Context } from 'hono'
 import * as desk from '../../../domain/contract/clients'
 import { notFound } from '../../../domain/errors'
+import { recordRead } from '../../services/audit/audit'
 import {
   clientContacts,
   clientDesk,
@@ -15,7 +16,6 @@ import {
   clientRow,
   clientTimeline,
   clientUpload,
-  recordUploadView,
   searchClients,
 } from '../../services/back-office/clients'
 import {
@@ -29,7 +29,7 @@ import { deliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { binary, ok, okPage } from '../envelope'
 import { db, deps } from '../request'
-import { type AnyRoute, implement } from '../route'
+import { type AnyRoute, auditActorOf, implement } from '../route'
 
 async function existing(c: Context<AppEnv>, id: number) {
   const row = await clientRow(db(c), id)
@@ -87,21 +87,15 @@ export const clientDeskRoutes: AnyRoute[] = [
     const file = await clientUpload(db(c), uploadsDir, params.id, params.fileId)
     if (!file) throw notFound('File')
     const principal = c.get('principal')
-    // Recorded before the bytes go out: a view the trail could not record is not served.
-    await recordUploadView(
-      db(c),
-      {
-        userId: principal.id,
-        sessionId: principal.sessionId,
-        deviceHash: principal.deviceHash,
-        call: 'GET /web/private/back-office/clients/{id}/uploads/{fileId}',
-        permission: desk.viewClientUpload.permission,
-        requestId: c.get('requestId') ?? null,
-        request: { params },
-      },
-      params.id,
-      file,
-    )
+    // Recorded before the bytes go out: a view the trail could not record is not served. An ID image is
+    // sensitive personal information (RA 10173 sec. 3(l)); the trail's outcomes are done, failed and refused,
+    // so a view is a `done` entry of its GET whose `after` says `viewed`.
+    await recordRead(db(c), auditActorOf(c, desk.viewClientUpload, { params }), {
+      entity: 'uploaded_file',
+      entityId: file.id,
+      clientId: params.id,
+      after: { viewed: { category: file.category, kind: file.kind, mime: file.mime, size: file.size } },
+    })
     logger.info(
       { clientId: params.id, userId: principal.id, fileId: file.id, event: 'client.upload_viewed' },
       'uploaded file viewed by the back office',

@@ -164,6 +164,13 @@ export async function recordChange(tx: DbOrTx, change: AuditChange): Promise<voi
   scope.recorded += 1
 }
 
+/**
+ * A read worth a line in the trail (an ID photo a person looked at, RA 10173): recorded by the handler, before
+ * it answers, since the route layer audits writes only. Outside `auditCall`, so the actor is passed in.
+ */
+export const recordRead = (db: DbOrTx, actor: AuditActor, change: AuditChange) =>
+  insert(db, actor, 'done', change)
+
 /** A refused attempt: the user's role does not hold the call's permission. */
 export const recordRefusal = (db: DbOrTx, actor: AuditActor) => insert(db, actor, 'refused')
 

@@ -18,7 +18,6 @@ import {
   paymentReferenceOf,
 } from '../../../domain/payments/reference'
 import type { DbOrTx } from '../../db/client'
-import { auditEntry } from '../../db/schema-audit'
 import { collectionContact, promiseToPay } from '../../db/schema-collection'
 import { client, outboxMessage, singleLinkToken } from '../../db/schema-identity'
 import {
@@ -37,7 +36,6 @@ import {
   paymentSchedule,
   scheduleInstalment,
 } from '../../db/schema-servicing'
-import type { AuditActor } from '../audit/audit'
 import { readStored } from '../journey/uploads'
 
 export interface PageQuery {
@@ -679,33 +677,4 @@ export async function clientUpload(db: DbOrTx, uploadsDir: string, clientId: num
   if (!bytes) return null
   const { storageName: _, ...about } = file
   return { ...about, bytes }
-}
-
-/**
- * A back-office user saw a client's uploaded file: an entry in the audit trail (an ID image is sensitive personal
- * information, RA 10173 sec. 3(l), and who looked at it is part of the record). The trail's outcomes are done,
- * failed and refused (migration 0016's check): a view is a `done` entry of its GET call whose `after` says
- * `viewed`, not a new outcome.
- */
-export async function recordUploadView(
-  db: DbOrTx,
-  actor: AuditActor,
-  clientId: number,
-  file: { id: string; category: string; kind: string; mime: string; size: number },
-) {
-  await db.insert(auditEntry).values({
-    userId: actor.userId,
-    sessionId: actor.sessionId,
-    deviceHash: actor.deviceHash,
-    call: actor.call,
-    permission: actor.permission,
-    outcome: 'done',
-    entity: 'uploaded_file',
-    entityId: file.id,
-    clientId,
-    request: actor.request,
-    before: null,
-    after: { viewed: { category: file.category, kind: file.kind, mime: file.mime, size: file.size } },
-    requestId: actor.requestId,
-  })
 }

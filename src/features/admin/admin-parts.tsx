@@ -4,6 +4,7 @@
  */
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
+import type { Violation } from '../../../domain/contract/wire'
 import { useMessages } from '../../i18n/messages'
 
 /**
@@ -135,5 +136,22 @@ export function TableSection({
         </tbody>
       </table>
     </section>
+  )
+}
+
+/** Why values would be (or were) refused, field by field: one alert named by `label`; nothing when all is well. */
+export function ViolationList({ violations, label }: { violations: readonly Violation[]; label: string }) {
+  if (!violations.length) return null
+  return (
+    <div role="alert" aria-label={label}>
+      <p>{label}</p>
+      <ul>
+        {violations.map((v) => (
+          <li key={`${v.propertyPath}:${v.message}`}>
+            <code>{v.propertyPath || '–'}</code>: {v.message}
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }

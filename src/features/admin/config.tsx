@@ -19,7 +19,7 @@ import { CheckboxField, type FieldErrorView, FormError, TextField } from '../../
 import { SelectField } from '../../ui/forms/select-field'
 import { isServerFailure } from '../../ui/forms/violations'
 import { manilaDateTime } from './admin-api'
-import { AdminList } from './admin-parts'
+import { AdminList, ViolationList } from './admin-parts'
 import {
   approve,
   configQueryKeys,
@@ -62,22 +62,6 @@ export function ConfigDesk() {
       {canChange ? <Proposals me={staff.id} /> : null}
       <Versions />
     </>
-  )
-}
-
-function ViolationList({ violations, label }: { violations: readonly Violation[]; label: string }) {
-  if (!violations.length) return null
-  return (
-    <div role="alert" aria-label={label}>
-      <p>{label}</p>
-      <ul>
-        {violations.map((v) => (
-          <li key={`${v.propertyPath}:${v.message}`}>
-            <code>{v.propertyPath || '–'}</code>: {v.message}
-          </li>
-        ))}
-      </ul>
-    </div>
   )
 }
 

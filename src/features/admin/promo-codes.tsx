@@ -23,7 +23,7 @@ import { fmt, useMessages } from '../../i18n/messages'
 import { CheckboxField, type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
 import { isServerFailure } from '../../ui/forms/violations'
 import { manilaDateTime } from './admin-api'
-import { AdminList, ScrollTable } from './admin-parts'
+import { AdminList, ScrollTable, ViolationList } from './admin-parts'
 import { configQueryKeys, fetchLending } from './config-api'
 import { type Lending, manilaInputToIso } from './config-preview'
 import { ResultLine, TitledSection } from './form-parts'
@@ -268,22 +268,6 @@ function PromoList({
         )}
       </AdminList>
     </TitledSection>
-  )
-}
-
-function ViolationList({ violations, label }: { violations: readonly Violation[]; label: string }) {
-  if (!violations.length) return null
-  return (
-    <div role="alert" aria-label={label}>
-      <p>{label}</p>
-      <ul>
-        {violations.map((violation) => (
-          <li key={`${violation.propertyPath}:${violation.message}`}>
-            <code>{violation.propertyPath || '–'}</code>: {violation.message}
-          </li>
-        ))}
-      </ul>
-    </div>
   )
 }
 
