@@ -20,19 +20,17 @@ import {
   CEBU_PROVINCE,
   CENTRAL_VISAYAS,
   clientAt,
+  clientStepCalls,
   details,
   employment,
   expectOk,
   fingerprint,
   flow,
-  identityDoc,
-  JPEG,
   NCR,
   pathTo,
   QUEZON_CITY,
   reference,
   seedSmallPsgc,
-  upload,
   type Walk,
   walkTo,
 } from './journey-helpers'
@@ -236,57 +234,13 @@ const NO_SESSION = '00000000-0000-4000-8000-000000000000'
 
 /** How the matrix sends each client call, keyed by call: a valid body and the walk's ids where it has them. */
 const callSenders: Record<string, (w: Walk) => Promise<Answer>> = {
-  'PUT /web/private/client': (w) =>
-    call(t, 'PUT', '/private/client', details(w.c.email), { token: w.c.token }),
-  'PUT /web/private/client/complete-back-office-client': (w) =>
-    call(t, 'PUT', '/private/client/complete-back-office-client', {}, { token: w.c.token }),
-  'PUT /web/private/client/complete-step-two': (w) =>
-    call(t, 'PUT', '/private/client/complete-step-two', employment, { token: w.c.token }),
-  'POST /web/private/client/additional/contact': (w) =>
-    call(t, 'POST', '/private/client/additional/contact', reference, { token: w.c.token }),
-  'PUT /web/private/client/complete-step-three': (w) =>
-    call(t, 'PUT', '/private/client/complete-step-three', reference, { token: w.c.token }),
-  'POST /web/private/client/geo': (w) =>
-    call(t, 'POST', '/private/client/geo', { latitude: 10.3, longitude: 123.9 }, { token: w.c.token }),
-  'PUT /web/private/client/complete-step-four': (w) =>
-    call(t, 'PUT', '/private/client/complete-step-four', address, { token: w.c.token }),
-  'POST /web/private/client/id-document/upload': (w) =>
-    upload(t, '/private/client/id-document/upload', w.c.token, {
-      type: 'back',
-      file: JPEG,
-      capturedAt: new Date().toISOString(),
-    }),
-  'DELETE /web/private/client/id-document/delete/{type}': (w) =>
-    call(t, 'DELETE', '/private/client/id-document/delete/front', undefined, { token: w.c.token }),
-  'POST /web/private/client/id-document/finish': (w) =>
-    call(t, 'POST', '/private/client/id-document/finish', identityDoc, { token: w.c.token }),
-  'POST /web/private/client/veriff/session': (w) =>
-    call(t, 'POST', '/private/client/veriff/session', {}, { token: w.c.token }),
+  ...clientStepCalls,
   'GET /web/private/client/veriff/decision/{id}': (w) =>
     call(t, 'GET', `/private/client/veriff/decision/${w.sessionId ?? NO_SESSION}`, undefined, {
       token: w.c.token,
     }),
-  'POST /web/private/client/kontomatik/import': (w) =>
-    call(
-      t,
-      'POST',
-      '/private/client/kontomatik/import',
-      { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
-      { token: w.c.token },
-    ),
-  'POST /web/private/client/kontomatik/skip': (w) =>
-    call(t, 'POST', '/private/client/kontomatik/skip', {}, { token: w.c.token }),
-  'POST /web/private/client/disbursement-type': (w) =>
-    call(
-      t,
-      'POST',
-      '/private/client/disbursement-type',
-      { type: 'cash_pickup', provider: 'm_lhuillier' },
-      { token: w.c.token },
-    ),
   'PUT /web/private/client/disbursement-type/select/{id}': (w) =>
     call(t, 'PUT', `/private/client/disbursement-type/select/${NO_ID}`, {}, { token: w.c.token }),
-  'PUT /web/private/client/finish': (w) => call(t, 'PUT', '/private/client/finish', {}, { token: w.c.token }),
   'POST /web/private/client/application': (w) =>
     call(t, 'POST', '/private/client/application', applyBody(), { token: w.c.token }),
   'PUT /web/private/client/application/{id}': (w) =>
@@ -315,20 +269,6 @@ const callSenders: Record<string, (w: Walk) => Promise<Answer>> = {
       {},
       { token: w.c.token },
     ),
-  'PUT /web/private/client/special/offer/approve': (w) =>
-    call(t, 'PUT', '/private/client/special/offer/approve', {}, { token: w.c.token }),
-  'PUT /web/private/client/yhat/offer/approve/decrease': (w) =>
-    call(t, 'PUT', '/private/client/yhat/offer/approve/decrease', {}, { token: w.c.token }),
-  'PUT /web/private/client/yhat/offer/approve/increase': (w) =>
-    call(
-      t,
-      'PUT',
-      '/private/client/yhat/offer/approve/increase',
-      { amount: { amount: 5_000_00 }, term: { value: 14 } },
-      { token: w.c.token },
-    ),
-  'POST /web/private/client/render/document': (w) =>
-    call(t, 'POST', '/private/client/render/document', {}, { token: w.c.token }),
   'POST /web/private/client/application/agreement/{id}': (w) =>
     call(
       t,

@@ -749,3 +749,71 @@ export async function fingerprint(t: TestApp, clientId: number) {
     history: await db.select().from(stateTransition).where(eq(stateTransition.clientId, clientId)),
   }
 }
+
+/**
+ * The client calls that send a journey event and need nothing but the walk's client, each with a valid body:
+ * the common part of the tests that call every event's route out of step (journey-flow, model-journey.api),
+ * which add the calls that need an id or the back office, each its own way.
+ */
+export const clientStepCalls: Record<string, (w: Walk) => Promise<Answer>> = {
+  'PUT /web/private/client': (w) =>
+    call(w.t, 'PUT', '/private/client', details(w.c.email), { token: w.c.token }),
+  'PUT /web/private/client/complete-back-office-client': (w) =>
+    call(w.t, 'PUT', '/private/client/complete-back-office-client', {}, { token: w.c.token }),
+  'PUT /web/private/client/complete-step-two': (w) =>
+    call(w.t, 'PUT', '/private/client/complete-step-two', employment, { token: w.c.token }),
+  'POST /web/private/client/additional/contact': (w) =>
+    call(w.t, 'POST', '/private/client/additional/contact', reference, { token: w.c.token }),
+  'PUT /web/private/client/complete-step-three': (w) =>
+    call(w.t, 'PUT', '/private/client/complete-step-three', reference, { token: w.c.token }),
+  'POST /web/private/client/geo': (w) =>
+    call(w.t, 'POST', '/private/client/geo', { latitude: 10.3, longitude: 123.9 }, { token: w.c.token }),
+  'PUT /web/private/client/complete-step-four': (w) =>
+    call(w.t, 'PUT', '/private/client/complete-step-four', address, { token: w.c.token }),
+  'POST /web/private/client/id-document/upload': (w) =>
+    upload(w.t, '/private/client/id-document/upload', w.c.token, {
+      type: 'back',
+      file: JPEG,
+      capturedAt: new Date().toISOString(),
+    }),
+  'DELETE /web/private/client/id-document/delete/{type}': (w) =>
+    call(w.t, 'DELETE', '/private/client/id-document/delete/front', undefined, { token: w.c.token }),
+  'POST /web/private/client/id-document/finish': (w) =>
+    call(w.t, 'POST', '/private/client/id-document/finish', identityDoc, { token: w.c.token }),
+  'POST /web/private/client/veriff/session': (w) =>
+    call(w.t, 'POST', '/private/client/veriff/session', {}, { token: w.c.token }),
+  'POST /web/private/client/kontomatik/import': (w) =>
+    call(
+      w.t,
+      'POST',
+      '/private/client/kontomatik/import',
+      { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
+      { token: w.c.token },
+    ),
+  'POST /web/private/client/kontomatik/skip': (w) =>
+    call(w.t, 'POST', '/private/client/kontomatik/skip', {}, { token: w.c.token }),
+  'POST /web/private/client/disbursement-type': (w) =>
+    call(
+      w.t,
+      'POST',
+      '/private/client/disbursement-type',
+      { type: 'cash_pickup', provider: 'm_lhuillier' },
+      { token: w.c.token },
+    ),
+  'PUT /web/private/client/finish': (w) =>
+    call(w.t, 'PUT', '/private/client/finish', {}, { token: w.c.token }),
+  'PUT /web/private/client/special/offer/approve': (w) =>
+    call(w.t, 'PUT', '/private/client/special/offer/approve', {}, { token: w.c.token }),
+  'PUT /web/private/client/yhat/offer/approve/decrease': (w) =>
+    call(w.t, 'PUT', '/private/client/yhat/offer/approve/decrease', {}, { token: w.c.token }),
+  'PUT /web/private/client/yhat/offer/approve/increase': (w) =>
+    call(
+      w.t,
+      'PUT',
+      '/private/client/yhat/offer/approve/increase',
+      { amount: { amount: 5_000_00 }, term: { value: 14 } },
+      { token: w.c.token },
+    ),
+  'POST /web/private/client/render/document': (w) =>
+    call(w.t, 'POST', '/private/client/render/document', {}, { token: w.c.token }),
+}

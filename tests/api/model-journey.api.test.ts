@@ -39,18 +39,12 @@ import {
 import { type Staff, staffMember } from '../support/staff'
 import { type Answer, call, lastCode, later, type TestApp, verifiedClient } from './identity-helpers'
 import {
-  address,
   applyBody,
-  details,
-  employment,
+  clientStepCalls,
   eventSenders,
   expectOk,
   flow,
-  identityDoc,
-  JPEG,
-  reference,
   seedSmallPsgc,
-  upload,
   type Walk,
   type WalkFacts,
 } from './journey-helpers'
@@ -208,56 +202,12 @@ const loanIdOf = async (w: Walk) => {
 
 /** Every call that sends a journey event, keyed as `journeyEventDefinitions` names it; null: not applicable yet. */
 const refusalCalls: Record<string, (w: Walk) => Promise<Answer | null>> = {
-  'PUT /web/private/client': (w) =>
-    call(t, 'PUT', '/private/client', details(w.c.email), { token: w.c.token }),
-  'PUT /web/private/client/complete-back-office-client': (w) =>
-    call(t, 'PUT', '/private/client/complete-back-office-client', {}, { token: w.c.token }),
-  'PUT /web/private/client/complete-step-two': (w) =>
-    call(t, 'PUT', '/private/client/complete-step-two', employment, { token: w.c.token }),
-  'POST /web/private/client/additional/contact': (w) =>
-    call(t, 'POST', '/private/client/additional/contact', reference, { token: w.c.token }),
-  'PUT /web/private/client/complete-step-three': (w) =>
-    call(t, 'PUT', '/private/client/complete-step-three', reference, { token: w.c.token }),
-  'POST /web/private/client/geo': (w) =>
-    call(t, 'POST', '/private/client/geo', { latitude: 10.3, longitude: 123.9 }, { token: w.c.token }),
-  'PUT /web/private/client/complete-step-four': (w) =>
-    call(t, 'PUT', '/private/client/complete-step-four', address, { token: w.c.token }),
-  'POST /web/private/client/id-document/upload': (w) =>
-    upload(t, '/private/client/id-document/upload', w.c.token, {
-      type: 'back',
-      file: JPEG,
-      capturedAt: new Date().toISOString(),
-    }),
-  'DELETE /web/private/client/id-document/delete/{type}': (w) =>
-    call(t, 'DELETE', '/private/client/id-document/delete/front', undefined, { token: w.c.token }),
-  'POST /web/private/client/id-document/finish': (w) =>
-    call(t, 'POST', '/private/client/id-document/finish', identityDoc, { token: w.c.token }),
-  'POST /web/private/client/veriff/session': (w) =>
-    call(t, 'POST', '/private/client/veriff/session', {}, { token: w.c.token }),
+  ...clientStepCalls,
   'GET /web/private/client/veriff/decision/{id}': async (w) =>
     w.sessionId
       ? call(t, 'GET', `/private/client/veriff/decision/${w.sessionId}`, undefined, { token: w.c.token })
       : null,
-  'POST /web/private/client/kontomatik/import': (w) =>
-    call(
-      t,
-      'POST',
-      '/private/client/kontomatik/import',
-      { bank: 'sandbox-bdo', login: 'sandbox', password: 'sandbox' },
-      { token: w.c.token },
-    ),
-  'POST /web/private/client/kontomatik/skip': (w) =>
-    call(t, 'POST', '/private/client/kontomatik/skip', {}, { token: w.c.token }),
-  'POST /web/private/client/disbursement-type': (w) =>
-    call(
-      t,
-      'POST',
-      '/private/client/disbursement-type',
-      { type: 'cash_pickup', provider: 'm_lhuillier' },
-      { token: w.c.token },
-    ),
   'PUT /web/private/client/disbursement-type/select/{id}': async () => null,
-  'PUT /web/private/client/finish': (w) => call(t, 'PUT', '/private/client/finish', {}, { token: w.c.token }),
   'POST /web/private/client/application': (w) =>
     call(t, 'POST', '/private/client/application', applyBody(1_000_00), { token: w.c.token }),
   'PUT /web/private/client/application/{id}': async (w) =>
@@ -284,20 +234,6 @@ const refusalCalls: Record<string, (w: Walk) => Promise<Answer | null>> = {
     w.applicationId
       ? call(t, 'POST', `/private/client/application/${w.applicationId}/cancel`, {}, { token: w.c.token })
       : null,
-  'PUT /web/private/client/special/offer/approve': (w) =>
-    call(t, 'PUT', '/private/client/special/offer/approve', {}, { token: w.c.token }),
-  'PUT /web/private/client/yhat/offer/approve/decrease': (w) =>
-    call(t, 'PUT', '/private/client/yhat/offer/approve/decrease', {}, { token: w.c.token }),
-  'PUT /web/private/client/yhat/offer/approve/increase': (w) =>
-    call(
-      t,
-      'PUT',
-      '/private/client/yhat/offer/approve/increase',
-      { amount: { amount: 5_000_00 }, term: { value: 14 } },
-      { token: w.c.token },
-    ),
-  'POST /web/private/client/render/document': (w) =>
-    call(t, 'POST', '/private/client/render/document', {}, { token: w.c.token }),
   'POST /web/private/client/application/agreement/{id}': async (w) =>
     w.applicationId
       ? call(t, 'POST', `/private/client/application/agreement/${w.applicationId}`, {}, { token: w.c.token })
