@@ -8,10 +8,10 @@
  */
 import * as v from 'valibot'
 import { safeString } from '../safe-text'
-import { MAX_SCENARIO_DAYS } from '../sandbox/scenarios'
+import { scenarioRunSchema } from '../sandbox/scenarios'
 import { defineContract } from './define'
 import { pagingQuery } from './reference'
-import { scenarioOutcomeSchema, scenarioSummarySchema } from './sandbox-scenarios'
+import { scenarioOutcomeSchema, scenarioParams, scenarioSummarySchema } from './sandbox-scenarios'
 
 export const qaScenarioOutcomeSchema = v.object({
   ...scenarioOutcomeSchema.entries,
@@ -39,18 +39,10 @@ export const runQaScenario = defineContract({
     'Sandbox panel (QA cookie): run one scenario for a fresh client and log this browser in as that client (token in the Authorization header)',
   tags: ['sandbox'],
   access: 'public',
-  params: v.object({
-    name: v.pipe(safeString(), v.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'A scenario name: kebab-case.')),
-  }),
+  params: scenarioParams,
   body: v.object({
-    days: v.optional(
-      v.pipe(
-        v.number('Days must be a number.'),
-        v.integer('Days must be whole.'),
-        v.minValue(1, 'At least 1 day.'),
-        v.maxValue(MAX_SCENARIO_DAYS, `At most ${MAX_SCENARIO_DAYS} days.`),
-      ),
-    ),
+    // The same days as the back-office run; the panel always makes a fresh client (no clientId).
+    days: scenarioRunSchema.entries.days,
     /** The browser's device id, so the new session is tied to it (and its login needs no second code). */
     deviceId: v.optional(v.pipe(safeString(), v.maxLength(128, 'At most 128 characters.'))),
   }),

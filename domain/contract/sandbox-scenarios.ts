@@ -42,6 +42,11 @@ export const scenarioOutcomeSchema = v.object({
 })
 export type ScenarioOutcome = v.InferOutput<typeof scenarioOutcomeSchema>
 
+/** A scenario's name in the path: kebab-case (an unknown one is the handler's 404 `scenarioNotFound`). */
+export const scenarioParams = v.object({
+  name: v.pipe(safeString(), v.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'A scenario name: kebab-case.')),
+})
+
 export const listSandboxScenarios = defineContract({
   method: 'get',
   path: '/private/back-office/sandbox/scenarios',
@@ -63,9 +68,7 @@ export const runSandboxScenario = defineContract({
   tags: ['sandbox'],
   access: 'user',
   permission: 'sandbox',
-  params: v.object({
-    name: v.pipe(safeString(), v.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'A scenario name: kebab-case.')),
-  }),
+  params: scenarioParams,
   body: scenarioRunSchema,
   response: scenarioOutcomeSchema,
 })
