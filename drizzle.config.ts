@@ -15,6 +15,9 @@ export default defineConfig({
     './server/db/schema-audit.ts',
     './server/db/schema-approval.ts',
     './server/db/schema-content.ts',
+    './server/db/schema-sandbox.ts',
+    './server/db/schema-tracking.ts',
+    './server/db/schema-referrals.ts',
   ],
   out: './server/db/migrations',
 })

@@ -2,6 +2,7 @@
  * The calculator configuration of spec section 3. All money is integer centavos; terms are days.
  */
 import * as v from 'valibot'
+import { formatPhp } from './peso'
 
 const centavos = v.pipe(v.number(), v.integer(), v.minValue(0))
 const days = v.pipe(v.number(), v.integer(), v.minValue(1))
@@ -53,8 +54,9 @@ export const calculatorConfigSchema = v.pipe(
  * grid is refused (ADR 0005, "One grid rule").
  */
 function onGridChecks() {
+  // A refused configuration may hold any number: the message shows it as money only when it is whole centavos.
   const peso = (centavos: number) =>
-    `PHP ${(centavos / 100).toLocaleString('en-PH', { minimumFractionDigits: centavos % 100 ? 2 : 0 })}`
+    Number.isSafeInteger(centavos) ? formatPhp(centavos) : `${centavos} centavos`
   const amount = (path: readonly string[], label: string, pick: (c: Shape) => number) =>
     v.forward<Shape, v.CheckIssue<Shape>, never>(
       v.check<Shape, v.ErrorMessage<v.CheckIssue<Shape>>>(

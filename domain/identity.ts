@@ -14,6 +14,11 @@ export const messageKeys = {
   incorrectPhone: 'error-incorrect-phone',
   verificationCode: 'error-verification-code',
   verificationCodeUnsent: 'error-verification-code-unsent',
+  /**
+   * A one-time password not sent (spec section 8): the agreement's signing code (step otp_agreement) and the
+   * affiliate lead's single-link code, as opposed to a phone verification code.
+   */
+  otpCodeUnsent: 'error-otp-code-unsent',
   wrongFormat: 'error-wrong-format',
   passwordMismatch: 'error-password-mismatch',
   oldPassword: 'oldPassword',

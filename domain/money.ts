@@ -72,28 +72,4 @@ export function pesosToCentavos(pesos: number | string): number {
   return centavos
 }
 
-/**
- * The calculator's display: thousands separated by spaces, always 2 decimals (spec section 9: "displayed
- * rounded up"). Centavos are already exact, so a whole centavo is shown as is; "rounded up" only bites when a
- * caller passes a fraction of a centavo (a computed display value), which goes up to the next centavo so the
- * borrower is never shown less than they will pay. Float noise within 1e-9 of a whole centavo is not a
- * fraction. 1234567 → '12 345.67'.
- */
-export function formatPeso(centavos: number): string {
-  if (!Number.isFinite(centavos)) throw new RangeError(`cannot format ${centavos}`)
-  const nearest = Math.round(centavos)
-  const whole = Math.abs(centavos - nearest) < 1e-9 ? nearest : Math.ceil(centavos)
-  assertCentavos(whole, 'displayed amount')
-  const negative = whole < 0
-  const abs = Math.abs(whole)
-  const pesos = Math.trunc(abs / 100)
-  const cents = abs % 100
-  const grouped = String(pesos).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')
-  return `${negative ? '-' : ''}${grouped}.${String(cents).padStart(2, '0')}`
-}
-
-/** `formatPeso` with the peso sign: 1234567 → '₱12 345.67', -500 → '-₱5.00'. */
-export function formatPhp(centavos: number): string {
-  const text = formatPeso(centavos)
-  return text.startsWith('-') ? `-₱${text.slice(1)}` : `₱${text}`
-}
+// Display formats (the peso sign, thousands separators, the calculator's spaced format) live in domain/format.ts.

@@ -50,6 +50,8 @@ export interface DecisionApplication {
   offered: LoanFigures
   /** The principal of the application: the least an increase may go back to. */
   principal: number
+  /** The borrowers advantage package fee consent the application holds now. */
+  feeConsent: boolean
 }
 
 export type OfferKind = 'decrease' | 'increase'
@@ -185,4 +187,25 @@ export function applicationUpdateBody(terms: ApplicationTerms) {
     ...loanFiguresBody(terms),
     consents: { acceptBorrowersAdvantagePackageFee: terms.feeConsent },
   }
+}
+
+/** PUT /private/client/application/{id} with the consent only: the answer call already set the figures. */
+export interface ApplicationConsentUpdate {
+  id: number
+  body: { consents: { acceptBorrowersAdvantagePackageFee: boolean } }
+}
+
+/**
+ * The application update an offer answer needs afterwards (spec section 4, Application update): the consent the
+ * client chose on the offer screen, when it differs from the application's and the answer keeps the application
+ * going (a cancel gives it up: nothing to update). Null when nothing changed.
+ */
+export function consentUpdateAfterAnswer(
+  application: DecisionApplication,
+  call: OfferCall | null,
+  feeConsent: boolean,
+): ApplicationConsentUpdate | null {
+  if (!call || call.name === 'cancelApplication') return null
+  if (feeConsent === application.feeConsent) return null
+  return { id: application.id, body: { consents: { acceptBorrowersAdvantagePackageFee: feeConsent } } }
 }

@@ -8,8 +8,8 @@
  * cannot drift apart: an empty answer means `validateOfferRequest` accepts the request as well.
  */
 import type { CalculatorConfig } from './calculator-config'
+import { formatCalculatorPhp } from './calculator-format'
 import type { Violation } from './contract/wire'
-import { formatPhp } from './money'
 import { offerRange } from './pricing/ranges'
 
 export interface ClientOfferFacts {
@@ -52,19 +52,22 @@ export function offerRefusal(
   } else if (amount > maxAmount) {
     const why =
       repeat && amount <= repeat.amount.max && maxAmount === range.amount.max
-        ? `Amounts over ${formatPhp(maxAmount)} need a repaid loan`
-        : `You can borrow up to ${formatPhp(maxAmount)} now`
-    reasons.push({ propertyPath: 'amount', message: `${why}: choose up to ${formatPhp(maxAmount)}.` })
+        ? `Amounts over ${formatCalculatorPhp(maxAmount)} need a repaid loan`
+        : `You can borrow up to ${formatCalculatorPhp(maxAmount)} now`
+    reasons.push({
+      propertyPath: 'amount',
+      message: `${why}: choose up to ${formatCalculatorPhp(maxAmount)}.`,
+    })
   } else if (amount < range.amount.min) {
     reasons.push({
       propertyPath: 'amount',
-      message: `The smallest loan is ${formatPhp(range.amount.min)}: choose at least that.`,
+      message: `The smallest loan is ${formatCalculatorPhp(range.amount.min)}: choose at least that.`,
     })
   } else if ((amount - range.amount.min) % range.amount.interval !== 0) {
     const [below, above] = neighbours(amount, range.amount.min, range.amount.interval)
     reasons.push({
       propertyPath: 'amount',
-      message: `Amounts go in steps of ${formatPhp(range.amount.interval)}: choose ${formatPhp(below)}${above <= maxAmount ? ` or ${formatPhp(above)}` : ''}.`,
+      message: `Amounts go in steps of ${formatCalculatorPhp(range.amount.interval)}: choose ${formatCalculatorPhp(below)}${above <= maxAmount ? ` or ${formatCalculatorPhp(above)}` : ''}.`,
     })
   }
 

@@ -12,6 +12,8 @@ export type SandboxScoringOutcome =
   | 'special_offer'
   | 'increase'
   | 'provider_down'
+  | 'provider_refuses'
+  | 'pending'
 
 /** Decision outcomes by the client's first name (any case). */
 export const sandboxScoringByFirstName: readonly {
@@ -32,6 +34,16 @@ export const sandboxScoringByFirstName: readonly {
     firstName: 'Scorefail',
     outcome: 'provider_down',
     status: 'retried; 401 decision error after 3 failures',
+  },
+  {
+    firstName: 'Scoreerror',
+    outcome: 'provider_refuses',
+    status: '401 decision error at once (a refusal no retry can fix)',
+  },
+  {
+    firstName: 'Pending',
+    outcome: 'pending',
+    status: '1 new, still evaluating: asked again every minute; 401 after a day',
   },
   { firstName: 'Juan (any other)', outcome: 'approve', status: '2 signing' },
 ]

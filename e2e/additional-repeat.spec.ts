@@ -45,7 +45,7 @@ async function me(request: APIRequestContext, token: string): Promise<Me> {
 async function clientWithLoan(page: Page, request: APIRequestContext) {
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
   return client
 }
 
@@ -98,7 +98,7 @@ test('a client with an active loan takes an additional loan from the calculator'
   await expect(page).toHaveURL(/\/application\/loading$|\/registration\/summary$/)
 
   // The decision approves it; its own disclosure and signature; the payout; back on My loan.
-  await signSummary(page, request, client, '2 000.00')
+  await signSummary(page, request, client, '2,000.00')
   await expect(figure(page, 'principal')).toBeVisible()
   await expect
     .poll(async () => (await me(request, token)).additionalLoan?.openLoans, { timeout: 30_000 })
@@ -113,7 +113,7 @@ test('a client who repaid on time sees a larger amount on the repeat tab', async
   const token = await clientToken(page)
   const reference = (await figure(page, 'payment-reference').textContent())!.trim()
   const due = (await figure(page, 'amount-due').textContent())!.trim()
-  const centavos = Number(due.replace(/[₱ ]/g, '').replace('.', ''))
+  const centavos = Number(due.replace(/[₱,]/g, '').replace('.', ''))
 
   // Paid in full on the due day's side of it: the sandbox gateway's webhook posts it.
   const paid = await request.post('/web/private/back-office/sandbox/payments', {

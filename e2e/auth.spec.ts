@@ -7,6 +7,7 @@
  * the device the e2e server trusts (SANDBOX_ADMIN_DEVICE_ID, refused in production). The token refresh interval
  * is shortened through the app's runtime setting (local storage `hiram:auth-refresh-ms`, docs/decisions/0009).
  */
+import { formatPhone } from '../domain/format'
 import {
   adminToken,
   lastCode,
@@ -107,12 +108,12 @@ test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin 
   const newPhone = uniquePhone()
   await page.getByLabel('New mobile number').fill(newPhone)
   await page.getByRole('button', { name: 'Send the code' }).click()
-  await expect(page.getByText(`We sent a 3-digit code to ${newPhone}.`)).toBeVisible()
+  await expect(page.getByText(`We sent a 3-digit code to ${formatPhone(newPhone)}.`)).toBeVisible()
   await page.getByLabel('Verification code').fill(await lastCode(request, admin, newPhone))
   await page.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByText('Your mobile number is changed.')).toBeVisible()
   await page.getByRole('link', { name: 'Back to my profile' }).click()
-  await expect(page.getByText(`${newPhone} (verified)`)).toBeVisible()
+  await expect(page.getByText(`${formatPhone(newPhone)} (verified)`)).toBeVisible()
 
   // A client is no admin: home.
   await page.goto('/admin')
@@ -189,6 +190,7 @@ test('password recovery, a changed password, and a single-link session that sees
   await page.getByRole('link', { name: 'Back to my profile' }).click()
   await expect(page.getByText(`${email} (not verified)`)).toBeVisible()
   await page.getByRole('button', { name: 'Verify my e-mail' }).click()
+  await expect(page.getByLabel('Verification code')).toBeVisible()
   await page.getByLabel('Verification code').fill(await lastCode(request, admin, email))
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByText(`${email} (verified)`)).toBeVisible()

@@ -6,8 +6,10 @@
  * journey and of the loan, the loan's ledger and the documents. Both pages are checked with axe; support's
  * actions show, collections' promise form does not.
  */
+
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { formatPhone } from '../domain/format'
 import { adminToken, readyClient } from './clients'
 import { expect, test } from './fixtures'
 import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
@@ -39,7 +41,7 @@ test('a support user finds a client by payment reference and sees the whole time
   const admin = await adminToken(request)
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
   const reference =
     (await page.locator('[data-figure="payment-reference"] dd').first().textContent())?.trim() ?? ''
   expect(reference).toMatch(/^\d{10}$/)
@@ -56,7 +58,7 @@ test('a support user finds a client by payment reference and sees the whole time
   const results = support.getByRole('region', { name: 'Clients found (scrolls sideways)' })
   await expect(results.getByRole('row')).toHaveCount(2)
   await expect(results.getByRole('row').nth(1)).toContainText(reference)
-  await expect(results.getByRole('row').nth(1)).toContainText(client.phone)
+  await expect(results.getByRole('row').nth(1)).toContainText(formatPhone(client.phone))
   await expectAccessible(support, 'client search')
 
   await results.getByRole('link', { name: /Juan Dela Cruz/ }).click()

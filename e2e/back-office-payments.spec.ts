@@ -53,7 +53,7 @@ test('an admin makes a sandbox payment arrive, finds it, reverses it with a reas
   const token = await adminToken(request)
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, token))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, token))
   const { clientId, reference, loanNumber } = await clientLoan(page, request)
   expect(reference).toMatch(/^\d{10}$/)
 

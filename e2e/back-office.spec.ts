@@ -5,7 +5,9 @@
  * signs with the code the admin reads on the sandbox outbox screen, ending with the active loan on my loan.
  * Also: the sandbox router sets and removes the QA cookie.
  */
+
 import type { Browser, Page } from '@playwright/test'
+import { formatPhone } from '../domain/format'
 import { presentDevice, readyClient, submitBackOfficeLogin } from './clients'
 import { expect, test } from './fixtures'
 import { logInAndApply, signAndSeeLoan } from './journey-steps'
@@ -29,7 +31,7 @@ async function codeOnOutboxScreen(admin: Page, recipient: string): Promise<strin
   await outbox.getByRole('searchbox', { name: 'Mobile number or e-mail' }).fill(recipient)
   await outbox.getByRole('button', { name: 'Show messages' }).click()
   const newest = outbox.getByRole('row').nth(1)
-  await expect(newest).toContainText(recipient)
+  await expect(newest).toContainText(formatPhone(recipient))
   const code = /\b(\d{3})\b/.exec((await newest.getByRole('cell').last().textContent()) ?? '')?.[1]
   if (!code) throw new Error(`no code on the outbox screen for ${recipient}`)
   return code
@@ -49,9 +51,9 @@ test('manual verification: an admin approves the application in the back office,
 
   const admin = await adminPage(browser)
   const errors = watchConsole(admin)
-  const card = admin.getByRole('article').filter({ hasText: client.phone })
+  const card = admin.getByRole('article').filter({ hasText: formatPhone(client.phone) })
   await expect(card).toContainText('Manual Santos Dela Cruz')
-  await expect(card).toContainText('₱5 000.00')
+  await expect(card).toContainText('₱5,000.00')
   await expect(card).toContainText('sandbox: first name Manual')
   const title = (await card.getByRole('heading', { level: 3 }).textContent()) ?? ''
   const id = /Application (\d+)/.exec(title)?.[1]
@@ -68,7 +70,7 @@ test('manual verification: an admin approves the application in the back office,
 
   // The client's journey polls every 10 seconds; a reload asks at once.
   await page.reload()
-  await signAndSeeLoan(page, client, '5 000.00', (c) => codeOnOutboxScreen(admin, c.phone))
+  await signAndSeeLoan(page, client, '5,000.00', (c) => codeOnOutboxScreen(admin, c.phone))
 })
 
 test('the sandbox router sets and removes the QA flow cookie', async ({ browser }) => {

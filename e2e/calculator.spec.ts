@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib'
 import type { Page, Request } from '@playwright/test'
 import { logInAsClient, readyClient } from './clients'
 import { expect, test } from './fixtures'
-import { watchConsole } from './support'
+import { waitForApp, watchConsole } from './support'
 
 const OFFER_PATH = /\/web\/public\/arithmetic\/offer\/stl\//
 const CONFIG_PATH = '**/web/public/config/calculator'
@@ -16,9 +16,25 @@ function stat(page: Page, name: string) {
 }
 
 /** Waits for the calculator to show a priced offer for what its sliders say. */
+/**
+ * The calculator shows a priced offer and the app runs it: the server's HTML shows the same offer before, when a
+ * click on its tabs, the promo button or Apply now does nothing yet (issue 21).
+ */
 async function expectSettled(page: Page) {
+  await waitForApp(page)
   await expect(calculator(page).getByRole('definition').first()).toBeVisible()
   await expect(calculator(page).locator('dl[aria-busy="false"]')).toBeVisible()
+}
+
+/**
+ * The home page opened inside the app rather than from the server: the server renders `/` with the calculator's
+ * configuration and first offer already in it (docs/decisions/0040), so a test of how the calculator handles a
+ * failed call to either starts on a page the server does not render and follows the logo home.
+ */
+async function openHomeInApp(page: Page) {
+  await page.goto('/login')
+  await page.getByRole('link', { name: 'Hiram home' }).click()
+  await expect(page).toHaveURL(/\/$/)
 }
 
 test.beforeEach(async ({ context }) => {
@@ -126,7 +142,7 @@ test('a failed configuration load shows Retry, and Retry recovers', async ({ pag
       await route.continue()
     }
   })
-  await page.goto('/')
+  await openHomeInApp(page)
   const failed = page.locator('[data-error="[API] failed to load configs"]')
   await expect(failed).toBeVisible()
   await expect(failed.getByRole('alert')).toContainText('The calculator could not load.')
@@ -158,7 +174,7 @@ test('a failed offer shows its own retry, which prices again', async ({ page }) 
       await route.continue()
     }
   })
-  await page.goto('/')
+  await openHomeInApp(page)
   const error = calculator(page).getByRole('alert')
   await expect(error).toContainText('We could not price this loan just now.')
   fail = false
@@ -170,6 +186,7 @@ test('a failed offer shows its own retry, which prices again', async ({ page }) 
 test('a visitor who chooses "repeat client" is asked to log in, and the tabs behave', async ({ page }) => {
   const errors = watchConsole(page)
   await page.goto('/')
+  await waitForApp(page)
   const tabs = calculator(page).getByRole('tablist', { name: 'Who is borrowing' })
   const newTab = tabs.getByRole('tab', { name: 'New client' })
   const repeatTab = tabs.getByRole('tab', { name: 'Repeat client' })
@@ -214,8 +231,12 @@ test('a new visitor submits to registration, and the amount travels in the cooki
 }) => {
   await page.goto('/')
   await expectSettled(page)
-  await calculator(page).getByRole('button', { name: 'Apply now' }).click()
-  await expect(page).toHaveURL(/\/registration$/)
+  // The server-rendered button does nothing until the app has hydrated the page (issue 21, noted): press it
+  // again until the app takes it.
+  await expect(async () => {
+    await calculator(page).getByRole('button', { name: 'Apply now' }).click()
+    await expect(page).toHaveURL(/\/registration$/, { timeout: 3_000 })
+  }).toPass({ timeout: 30_000 })
   const cookie = (await context.cookies()).find((c) => c.name === 'calculator')
   expect(cookie).toBeDefined()
   expect(JSON.parse(decodeURIComponent(cookie!.value))).toMatchObject({
@@ -278,8 +299,11 @@ test('a first-time client who chose repeat client and 60 days as a visitor appli
   const errors = watchConsole(page)
   const client = await readyClient(request)
   await page.setViewportSize({ width: 360, height: 740 })
-  // As a visitor on home: the repeat-client tab and 60 days, kept in the calculator cookie.
+  // As a visitor on home: the repeat-client tab and 60 days, kept in the calculator cookie. The tab works once
+  // the app runs (the server's HTML shows it inert before).
   await page.goto('/')
+  await waitForApp(page)
+  await expectSettled(page)
   await calculator(page).getByRole('tab', { name: 'Repeat client' }).click()
   const term = page.getByRole('slider', { name: 'Term' })
   await term.fill('60')
@@ -311,7 +335,10 @@ test('the home route with its calculator loads less than 170 KB of gzipped JavaS
   const scripts: Promise<Buffer>[] = []
   const urls: string[] = []
   page.on('response', (response) => {
-    if (new URL(response.url()).pathname.endsWith('.js') && response.ok()) {
+    const path = new URL(response.url()).pathname
+    // What loads only once the page has loaded is off the critical path (scripts/bundle-size.ts, CONDITIONAL_FILES).
+    if (/\/(web-vitals|client-extras)-[\w-]+\.js$/.test(path)) return
+    if (path.endsWith('.js') && response.ok()) {
       urls.push(response.url())
       scripts.push(response.body())
     }
@@ -335,6 +362,10 @@ test('/profile/no-loan shows the full calculator, keeping the state chosen on ho
   const client = await readyClient(request)
   await logInAsClient(page, client.phone, client.password)
   await page.goto('/')
+  // The server renders / for a visitor; a browser with a session draws its own page over it, and a key pressed
+  // on the server's slider before then is gone with it. The client's name in the header says the app drew it.
+  await expect(page.getByRole('button', { name: /Juan/ })).toBeVisible()
+  await expectSettled(page)
   const amount = page.getByRole('slider', { name: 'Amount' })
   await amount.focus()
   await page.keyboard.press('ArrowLeft')

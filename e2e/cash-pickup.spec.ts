@@ -1,8 +1,8 @@
 /**
  * Cash pickup in a real browser (issue 14 item 3): a client whose payout account is a cash pickup (the sandbox
  * payout provider answers it with a pickup number, server/providers/payout.ts) applies, signs, and the journey
- * lands on /application/cash-pickup with the pickup number. The flow-sync machine loads the actual application
- * for the tmc_page step, whose destination is a choice on "the payout is a cash pickup and its pickup number
+ * lands on /application/accepted-cash with the pickup number, whose "how to claim" opens /application/cash-pickup.
+ * The flow-sync machine loads the actual application for the tmc_page step, whose destination is a choice on "the payout is a cash pickup and its pickup number
  * exists" (domain/journey/destinations.ts); without it the client landed on /application/accepted.
  */
 import type { Page } from '@playwright/test'
@@ -52,20 +52,28 @@ test('cash pickup: the signed loan waits at the counter and the journey shows th
   await sign(page, () => lastCode(request, admin, client.phone))
 
   // Signed: the payout job answers a cash pickup, the step becomes tmc_page, and the journey routes by the
-  // application to the cash-pickup page, not /application/accepted.
-  await expect(page).toHaveURL(/\/application\/cash-pickup$/, { timeout: 45_000 })
-  await expect(page.getByRole('heading', { level: 1, name: 'Pick up your cash' })).toBeVisible()
+  // application to the accepted-cash page (spec section 2, tmc_page), not /application/accepted.
+  await expect(page).toHaveURL(/\/application\/accepted-cash$/, { timeout: 45_000 })
+  await expect(page.getByRole('heading', { level: 1, name: 'Your cash loan is approved' })).toBeVisible()
   const number = page.locator('[data-figure="cash-pickup-number"] dd')
   await expect(number).toHaveText(/^CP\d{10}$/)
   const answered = (await (await actual).json()).data as { cashPickupNumber: string }
   await expect(number).toHaveText(answered.cashPickupNumber)
+
+  // How to claim: the cash-pickup page, a page the step allows beside it, says where to go and what to bring.
+  await page.getByRole('link', { name: 'How to claim your cash' }).click()
+  await expect(page).toHaveURL(/\/application\/cash-pickup$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Pick up your cash' })).toBeVisible()
+  await expect(number).toHaveText(answered.cashPickupNumber)
   // The application names the partner the client chose, so the page says where to go.
   await expect(page.locator('[data-figure="provider"]')).toContainText('Cebuana Lhuillier')
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1, name: 'Pick up your cash' })).toBeVisible()
 
-  // The journey keeps the client there: my loan and the accepted page route back to the cash-pickup page.
+  // The journey keeps the client there: my loan and the accepted page route back to the accepted-cash page.
   for (const path of ['/profile/my-loan', '/application/accepted']) {
     await page.goto(path)
-    await expect(page).toHaveURL(/\/application\/cash-pickup$/, { timeout: 30_000 })
+    await expect(page).toHaveURL(/\/application\/accepted-cash$/, { timeout: 30_000 })
   }
   await expect(number).toHaveText(answered.cashPickupNumber)
 })

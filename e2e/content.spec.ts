@@ -8,6 +8,7 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Browser, Page } from '@playwright/test'
+import { formatDate } from '../domain/format'
 import { addDays } from '../domain/pricing/manila-date'
 import { adminToken, presentDevice, submitBackOfficeLogin } from './clients'
 import { expect, test } from './fixtures'
@@ -107,7 +108,8 @@ test('a banner appears on the home page inside its dates and disappears when its
     await expect(form.getByRole('status')).toHaveText('Saved.')
     const table = desk.getByRole('region', { name: 'Banner list' })
     const row = table.getByRole('row').filter({ hasText: shown })
-    await expect(row).toContainText(today)
+    // Dates in the back office read 'MMM DD, YYYY' (ADR 0046).
+    await expect(row).toContainText(formatDate(today))
     await expect(row.getByRole('cell', { name: 'Yes', exact: true })).toBeVisible()
     await expect(
       table.getByRole('row').filter({ hasText: later }).getByRole('cell', { name: 'No', exact: true }),

@@ -61,7 +61,7 @@ test('a sold loan sends its client to /profile/debt-sold, which names the agency
   test.setTimeout(180_000)
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
   const asClient = { authorization: `Bearer ${await clientToken(page)}` }
   const loan = (await (await request.get('/web/private/client/loan/active', { headers: asClient })).json())
     .data as { id: number; loanNumber: string; repaymentInvoice: { dueDays: number } }

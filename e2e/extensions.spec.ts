@@ -16,7 +16,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { adminToken, messageCount, newCode, readyClient } from './clients'
 import { expect, test } from './fixtures'
-import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
+import { logInAndApply, outboxCode, signAndSeeLoan, signSchedule } from './journey-steps'
 
 let admin: string
 
@@ -74,7 +74,7 @@ const longDate = (date: string) =>
 async function clientWithLoan(page: Page, request: APIRequestContext) {
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
   await expect(figure(page, 'payment-reference')).toHaveText(/^\d{10}$/)
   return client
 }
@@ -178,16 +178,7 @@ test('accepts a semi-monthly payment schedule near the due date and pays its fir
   await page.getByRole('button', { name: 'Continue to sign' }).click()
 
   await expect(page.getByRole('heading', { name: 'Sign the payment schedule' })).toBeVisible()
-  const sentBefore = await messageCount(request, admin, client.phone)
-  await page.getByRole('button', { name: 'Prepare my documents and send the code' }).click()
-  const code = page.getByLabel('Code from the SMS')
-  const tooSoon = page.locator('[data-error-key="codeMinuteLimit"]')
-  await expect(code.or(tooSoon)).toBeVisible({ timeout: 30_000 })
-  if (await tooSoon.isVisible())
-    await page.getByRole('button', { name: /code/ }).first().click({ timeout: 30_000 })
-  await expect(code).toBeVisible({ timeout: 30_000 })
-  await code.fill(await newCode(request, admin, client.phone, sentBefore))
-  await page.getByRole('button', { name: 'Accept the payment schedule' }).click()
+  await signSchedule(page, request, admin, client.phone)
 
   // My loan: the schedule in force, four instalments, the first to pay now.
   const table = page.getByRole('table', { name: 'Your instalments' })
@@ -204,7 +195,7 @@ test('accepts a semi-monthly payment schedule near the due date and pays its fir
   expect(toPayNow.amount).toBe(payments[0]!.amount.amount)
 
   // The first instalment, from My loan's "Pay … now": the repayment page starts on what to pay now; GCash.
-  await page.getByRole('link', { name: /^Pay ₱[\d ]+\.\d{2} now$/ }).click()
+  await page.getByRole('link', { name: /^Pay ₱[\d,]+\.\d{2} now$/ }).click()
   await expect(page).toHaveURL(/\/profile\/repayment\?purpose=instalment$/)
   await expect(page.getByRole('radio', { name: /^What to pay now: / })).toBeChecked()
   await page.getByRole('radio', { name: 'GCash' }).check()

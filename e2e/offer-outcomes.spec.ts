@@ -62,7 +62,7 @@ test('approve: the client applies, signs with the SMS code and sees the active l
 
   // The journey moves the client on: the loading page while the decision runs (gone at once when the sandbox
   // decides before the page asks), then the summary to sign.
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
 })
 
 for (const [outcome, path] of [
@@ -77,13 +77,31 @@ for (const [outcome, path] of [
     const client = await applyAs(page, request, outcome, /\/application\/offer-decrease$/)
     await expect(page.getByRole('heading', { level: 1, name: 'A lower offer for you' })).toBeVisible()
     // Half the amount asked, on the calculator's grid.
-    await expect(page.locator('[data-figure="requested"] dd')).toHaveText('₱5 000.00 · 30 days')
-    await expect(page.locator('[data-figure="principal"] dd')).toHaveText('₱2 500.00')
+    await expect(page.locator('[data-figure="requested"] dd')).toHaveText('₱5,000.00 · 30 days')
+    await expect(page.locator('[data-figure="principal"] dd')).toHaveText('₱2,500.00')
 
     const answered = offerPut(page, path)
+    // On the yhat decrease the client also leaves the optional package out: the answer is followed by the
+    // application update carrying that consent alone (spec section 4, Application update); the server takes it.
+    const leaveOut = outcome === 'Decrease'
+    const updated = leaveOut
+      ? page.waitForResponse(
+          (r) => /\/web\/private\/client\/application\/\d+$/.test(r.url()) && r.request().method() === 'PUT',
+        )
+      : null
+    if (leaveOut)
+      await page.getByRole('checkbox', { name: "Include the borrower's advantage package" }).uncheck()
     await page.getByRole('button', { name: 'Accept the offer' }).click()
     await answered
-    await signAndSeeLoan(page, client, '2 500.00', outboxCode(request, admin))
+    if (updated) {
+      const response = await updated
+      expect(response.status()).toBe(200)
+      expect(response.request().postDataJSON()).toEqual({
+        consents: { acceptBorrowersAdvantagePackageFee: false },
+      })
+      expect((await response.json()).data.borrowersAdvantagePackageFeeConsent).toBe(false)
+    }
+    await signAndSeeLoan(page, client, '2,500.00', outboxCode(request, admin))
   })
 }
 
@@ -94,13 +112,13 @@ test('increase accepted: the client takes a chosen amount above the one asked fo
   test.setTimeout(120_000)
   const client = await applyAs(page, request, 'Increase', /\/application\/offer-increase$/)
   await expect(page.getByRole('heading', { level: 1, name: 'A higher offer for you' })).toBeVisible()
-  await expect(page.getByText('you can borrow up to ₱10 000.00')).toBeVisible()
+  await expect(page.getByText('you can borrow up to ₱10,000.00')).toBeVisible()
 
   // Preset to the offered limit (spec section 4); one step down with the keyboard chooses PHP 9 900.
   const accept = page.getByRole('button', { name: /^Accept ₱/ })
-  await expect(accept).toHaveText('Accept ₱10 000.00 for 30 days')
+  await expect(accept).toHaveText('Accept ₱10,000.00 for 30 days')
   await page.getByRole('slider', { name: 'Amount' }).press('ArrowLeft')
-  await expect(accept).toHaveText('Accept ₱9 900.00 for 30 days')
+  await expect(accept).toHaveText('Accept ₱9,900.00 for 30 days')
 
   const answered = offerPut(page, '/private/client/yhat/offer/approve/increase')
   await accept.click()
@@ -108,7 +126,7 @@ test('increase accepted: the client takes a chosen amount above the one asked fo
     amount: { amount: 990_000, currency: 'PHP' },
     term: { value: 30, unit: 'day' },
   })
-  await signAndSeeLoan(page, client, '9 900.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '9,900.00', outboxCode(request, admin))
 })
 
 test('increase refused: the client keeps the amount and term asked for', async ({ page, request }) => {
@@ -122,7 +140,7 @@ test('increase refused: the client keeps the amount and term asked for', async (
     amount: { amount: 500_000, currency: 'PHP' },
     term: { value: 30, unit: 'day' },
   })
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
 })
 
 test('reject: the client is told no, with when to apply again, and has no loan', async ({
@@ -138,5 +156,6 @@ test('reject: the client is told no, with when to apply again, and has no loan',
   )
   // The journey keeps the client on the rejection: my loan is not theirs to open.
   await page.goto('/profile/my-loan')
-  await expect(page).toHaveURL(/\/application\/rejected$/)
+  // The guard waits for the session and the flow: on a loaded machine that has taken over 20 s.
+  await expect(page).toHaveURL(/\/application\/rejected$/, { timeout: 45_000 })
 })

@@ -8,7 +8,7 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
-import { formatPhp } from '../domain/money'
+import { formatPhp } from '../domain/format'
 import { adminToken, readyClient } from './clients'
 import { expect, test } from './fixtures'
 import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
@@ -65,7 +65,7 @@ test('an overdue loan: My loan shows the configured penalty, and it stops at the
   test.setTimeout(240_000)
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
   const token = await clientToken(page)
   const me = await request.get('/web/private/client', { headers: { authorization: `Bearer ${token}` } })
   const clientId = ((await me.json()).data as { id: number }).id

@@ -12,8 +12,10 @@
  *
  * All at 360 px, the phone width the product is built for; the new screens are checked with axe on the way.
  */
+
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext, Page } from '@playwright/test'
+import { formatPhp } from '../domain/format'
 import { adminToken, readyClient } from './clients'
 import { expect, test } from './fixtures'
 import { logInAndApply, outboxCode, signAndSeeLoan } from './journey-steps'
@@ -43,25 +45,19 @@ async function expectAccessible(page: Page, what: string) {
 
 const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}"] dd`).first()
 
-/** '₱5 250.00' -> 525000 centavos. */
+/** '₱5,250.00' -> 525000 centavos. */
 function centavos(text: string | null): number {
-  const match = /^(-?)₱([\d ]+)\.(\d{2})$/.exec((text ?? '').trim())
+  const match = /^(-?)₱([\d,]+)\.(\d{2})$/.exec((text ?? '').trim())
   if (!match) throw new Error(`not an amount: ${text}`)
-  const value = Number(match[2]!.replace(/ /g, '')) * 100 + Number(match[3])
+  const value = Number(match[2]!.replace(/,/g, '')) * 100 + Number(match[3])
   return match[1] ? -value : value
-}
-
-/** 525000 -> '₱5 250.00', as the app shows money. */
-function php(value: number): string {
-  const pesos = String(Math.trunc(value / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ' ')
-  return `₱${pesos}.${String(value % 100).padStart(2, '0')}`
 }
 
 /** A fresh client with an active loan of PHP 5 000, on my loan. */
 async function clientWithLoan(page: Page, request: APIRequestContext) {
   const client = await readyClient(request)
   await logInAndApply(page, client, /\/registration\/summary$/)
-  await signAndSeeLoan(page, client, '5 000.00', outboxCode(request, admin))
+  await signAndSeeLoan(page, client, '5,000.00', outboxCode(request, admin))
   await expect(figure(page, 'payment-reference')).toHaveText(/^\d{10}$/)
   return client
 }
@@ -184,21 +180,21 @@ test('a partial payment at a payment centre lowers the outstanding in the alloca
   expect(sent.chargeId).toBeTruthy()
 
   // My loan updates by itself (the payment watch): a toast and the new parts.
-  await expect(page.getByText(`Payment of ${php(amount)} received`)).toBeVisible({ timeout: 30_000 })
-  await expect(figure(page, 'part-principal')).toHaveText(php(before.principal - toPrincipal))
+  await expect(page.getByText(`Payment of ${formatPhp(amount)} received`)).toBeVisible({ timeout: 30_000 })
+  await expect(figure(page, 'part-principal')).toHaveText(formatPhp(before.principal - toPrincipal))
   await expect(figure(page, 'part-fees')).toHaveText('₱0.00')
   await expect(figure(page, 'part-interest')).toHaveText('₱0.00')
   await expect(page.locator('[data-figure="part-penalty"]')).toHaveCount(0)
-  await expect(figure(page, 'amount-due')).toHaveText(php(before.principal - toPrincipal))
+  await expect(figure(page, 'amount-due')).toHaveText(formatPhp(before.principal - toPrincipal))
 
   // The history says where the money went, in that order.
   const row = page.getByRole('table', { name: 'Your payments' }).getByRole('row').nth(1)
-  await expect(row.getByRole('cell').nth(1)).toHaveText(php(amount))
+  await expect(row.getByRole('cell').nth(1)).toHaveText(formatPhp(amount))
   await expect(row.getByRole('cell').nth(2)).toHaveText('7-Eleven (CLiQQ)')
   const applied = [
-    before.fees ? `Fees ${php(before.fees)}` : null,
-    before.interest ? `Interest ${php(before.interest)}` : null,
-    `Principal ${php(toPrincipal)}`,
+    before.fees ? `Fees ${formatPhp(before.fees)}` : null,
+    before.interest ? `Interest ${formatPhp(before.interest)}` : null,
+    `Principal ${formatPhp(toPrincipal)}`,
   ].filter(Boolean)
   await expect(row.getByRole('cell').nth(3)).toHaveText(applied.join(' · '))
 
@@ -233,7 +229,9 @@ test('an overpayment becomes the client’s credit and is refunded', async ({ pa
 
   const extra = 50_000
   await sandboxPayment(request, reference, payoff + extra, 'bayad')
-  await expect(page.getByText(`Payment of ${php(payoff + extra)} received`)).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText(`Payment of ${formatPhp(payoff + extra)} received`)).toBeVisible({
+    timeout: 30_000,
+  })
 
   // The statement: the loan is paid, the surplus was kept as credit, then refunded to the payout account.
   type Entry = { kind: string; part: string; amount: number; creditAfter: number }

@@ -5,8 +5,10 @@
  * "assigned to me" and approves it with a reason. The underwriter may read the configuration but its screen offers
  * no change, and the configuration API refuses a change with the underwriter's own token (403).
  */
+
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { formatPhone } from '../domain/format'
 import { readyClient } from './clients'
 import { expect, test } from './fixtures'
 import { logInAndApply } from './journey-steps'
@@ -55,9 +57,9 @@ test('an underwriter approves from the queue and cannot change the configuration
   // Among the unassigned applications: take it.
   await filters.getByLabel('Assigned to').selectOption('unassigned')
   await filters.getByRole('button', { name: 'Show applications' }).click()
-  const card = queue.getByRole('article').filter({ hasText: client.phone })
+  const card = queue.getByRole('article').filter({ hasText: formatPhone(client.phone) })
   await expect(card).toContainText('Manual Santos Dela Cruz')
-  await expect(card).toContainText('₱5 000.00')
+  await expect(card).toContainText('₱5,000.00')
   await expect(card).not.toContainText('Four-eyes approval')
   const title = (await card.getByRole('heading', { level: 3 }).textContent()) ?? ''
   const id = /Application (\d+)/.exec(title)?.[1]

@@ -60,7 +60,8 @@ test("an API answer of 503 shows 'ERP response 503 /web/...' as a full-page erro
       body: '{"success":false,"data":null,"response":{"status":503}}',
     }),
   )
-  await page.goto('/about')
+  // A page the server does not render: the ones it renders come with the contacts (docs/decisions/0040).
+  await page.goto('/login')
   await expect(page.getByRole('heading', { name: 'ERP response 503 /web/public/contact' })).toBeVisible()
 })
 

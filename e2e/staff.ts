@@ -67,3 +67,24 @@ export async function staffPage(browser: Browser, request: APIRequestContext, ro
   await logInStaff(page, request, member)
   return page
 }
+
+/**
+ * A back-office session over the API for `member` (no browser), from a device of its own: the login e-mails a
+ * code for the new device, read from the sandbox outbox, which confirms it. For a second person's approval.
+ */
+export async function staffToken(request: APIRequestContext, member: StaffMember): Promise<string> {
+  const deviceId = `e2e-staff-api-device-${member.id}`
+  const login = await request.post('/web/public/user/login', {
+    headers: { 'x-device-id': deviceId },
+    data: { email: member.email, password: STAFF_PASSWORD, captchaToken: 'e2e', deviceId },
+  })
+  expect(login.status(), await login.text()).toBe(200)
+  const pending = login.headers().authorization!
+  const code = await lastCode(request, await adminToken(request), member.email)
+  const confirmed = await request.post('/web/public/user/login/mfa', {
+    headers: { authorization: pending, 'x-device-id': deviceId },
+    data: { code },
+  })
+  expect(confirmed.status(), await confirmed.text()).toBe(200)
+  return (confirmed.headers().authorization ?? pending).replace(/^Bearer\s+/i, '')
+}

@@ -16,3 +16,15 @@ export async function expectLayout(page: Page) {
   await expect(page.locator('main#main')).toBeVisible()
   await expect(page.getByRole('contentinfo')).toBeVisible()
 }
+
+/**
+ * Waits until the app runs on the page: the server renders the public pages to HTML (ADR 0040), which a test
+ * can see and click before the app has taken them over, when a click on a tab or a button does nothing yet.
+ * React marks the root container once `hydrateRoot` or `createRoot` has taken it.
+ */
+export async function waitForApp(page: Page) {
+  await page.waitForFunction(() => {
+    const root = document.getElementById('root')
+    return root !== null && Object.keys(root).some((key) => key.startsWith('__reactContainer'))
+  })
+}

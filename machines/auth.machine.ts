@@ -10,7 +10,11 @@
  *   the user is loaded (`loadUser`: the client, or the back-office user, by token type).
  * - mfaRequired: the token carries `mfa`: a second factor is due; this counts as NOT logged in.
  * - loggedIn: the user is loaded; the token is refreshed every REFRESH_INTERVAL (240000 ms by default).
- * - singleLink: a single-link session (token claim `sl`): my loan only, refreshed like any other.
+ * - singleLink: a single-link session (token claim `sl`): my loan only, refreshed like any other. Spec section 4:
+ *   the single-link cookie triggers loading the loan, and a logout if that call fails: the app sends
+ *   SINGLE_LINK.FAILED when the loan call is refused (src/app/servicing.ts, `useActiveLoan`), and a 401/403 of
+ *   such a session ends it the same way. The session ends as 'linkFailed': the guards take it to /login, where
+ *   `context.notice` says the link expired or could not be used (kept until the next session starts).
  * - loggingOut: the server revokes the session (`logout`), then the token and cookie are dropped.
  *
  * Any 401/403 from the API (API.UNAUTHORIZED) while a session exists ends it. Whenever a session ends the user
@@ -45,7 +49,10 @@ export interface AuthUser {
   info?: { mobilePhone?: { number?: string } }
 }
 
-export type SessionEndReason = 'logout' | 'unauthorized' | 'loadFailed'
+export type SessionEndReason = 'logout' | 'unauthorized' | 'linkFailed' | 'loadFailed'
+
+/** What the login page explains after a session end: a single-link session whose link could not be used. */
+export type SessionNotice = 'linkFailed'
 
 /** A session end the route guards still have to act on (a quiet 'loadFailed' leaves none). */
 export interface SessionEnd {
@@ -58,6 +65,8 @@ export interface AuthContext {
   user: AuthUser | null
   /** Set in loggedOut.sessionEnded: why the session ended; null everywhere else. */
   ended: SessionEnd | null
+  /** Set by a 'linkFailed' end and kept after the login page is reached; a new session clears it. */
+  notice: SessionNotice | null
   refreshInterval: number
   /** Injected clock: an expired token is never taken for a session. */
   now: () => number
@@ -76,6 +85,8 @@ export type AuthEvent =
   | { type: 'USER.UPDATED'; user: AuthUser }
   /** The login page was reached after a session end (sent by the /login route guard). */
   | { type: 'SESSION.END.SEEN' }
+  /** A single-link session's loan call failed (src/app/servicing.ts says which failures count). */
+  | { type: 'SINGLE_LINK.FAILED' }
 
 export type AuthEmitted = { type: 'session.ended'; reason: SessionEndReason }
 
@@ -135,7 +146,13 @@ export const authMachine = setup({
   actions: {
     startSession: assign(({ event }) =>
       event.type === 'TOKEN.RECEIVED'
-        ? { token: event.token, claims: decodeSessionToken(event.token), user: null, ended: null }
+        ? {
+            token: event.token,
+            claims: decodeSessionToken(event.token),
+            user: null,
+            ended: null,
+            notice: null,
+          }
         : {},
     ),
     storeToken: assign(({ event }) =>
@@ -151,6 +168,7 @@ export const authMachine = setup({
     clearSession: assign({ token: null, claims: null, user: null }),
     recordEnd: assign((_, params: { reason: SessionEndReason }) => ({
       ended: params.reason === 'loadFailed' ? null : { reason: params.reason },
+      notice: params.reason === 'linkFailed' ? ('linkFailed' as const) : null,
     })),
     forgetEnd: assign({ ended: null }),
     /** Provided by the app: drop the `auth.token` cookie. */
@@ -170,6 +188,7 @@ export const authMachine = setup({
     claims: null,
     user: null,
     ended: null,
+    notice: null,
     refreshInterval: input?.refreshInterval ?? REFRESH_INTERVAL_MS,
     now: input?.now ?? Date.now,
   }),
@@ -179,7 +198,7 @@ export const authMachine = setup({
       states: {
         // No session, and nothing for the route guards to act on.
         anonymous: {},
-        // A logout or a 401/403 ended the session (context.ended): every page redirects to /login until the
+        // A logout, a 401/403 or a failed single link ended the session (context.ended): every page redirects to /login until the
         // /login guard sends SESSION.END.SEEN. (Comments, not `description`: the machine is in the home bundle.)
         sessionEnded: {
           on: { 'SESSION.END.SEEN': { target: 'anonymous', actions: 'forgetEnd' } },
@@ -257,7 +276,10 @@ export const authMachine = setup({
       on: {
         'TOKEN.RECEIVED': [{ guard: 'continuesSession', actions: 'storeToken' }, ...switchSession()],
         LOGOUT: 'loggingOut',
-        'API.UNAUTHORIZED': endSession('unauthorized'),
+        // The link's session was refused (expired, revoked, used up) or its loan call failed: not a page to
+        // come back to after a login, so /login with the notice instead of ?redirect.
+        'API.UNAUTHORIZED': endSession('linkFailed'),
+        'SINGLE_LINK.FAILED': endSession('linkFailed'),
       },
     },
     loggingOut: {

@@ -8,6 +8,11 @@
  * - submitting: the `sendDecision` actor makes that one call (a PUT approval, or the cancel that refuses a
  *   decrease). A failure goes to failed: RETRY sends the same
  *   call again, BACK returns to deciding.
+ * - updating: the client changed the package fee consent on the offer screen (FEE_CONSENT.SET while deciding)
+ *   and the answer keeps the application going: the application update (PUT /private/client/application/{id},
+ *   spec section 4 "Application update": sent only when the amount, the term or the fee consent changed; the
+ *   answer call already set the figures) carries the consent (`updateApplication` actor). A failure goes to
+ *   updateFailed, where RETRY sends the update again (never the answer).
  * - reloading: every answered offer reloads the application (`reloadApplication` actor); a failure goes to
  *   reloadFailed, where RETRY reloads again (the answer is not sent twice).
  * - done: the reloaded application is in context; the screen tells the journey to refetch its flow, and the
@@ -17,6 +22,8 @@
  */
 import { assign, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import {
+  type ApplicationConsentUpdate,
+  consentUpdateAfterAnswer,
   type DecisionApplication,
   decideOffer,
   type LoanFigures,
@@ -40,6 +47,8 @@ export interface OfferDecisionContext {
   refused: RefusedAnswer | null
   /** The failed call's error code (the API's `response.code`, or 'error'). */
   errorCode: string | null
+  /** The package fee consent the client wants; the application's own until they change it. */
+  feeConsent: boolean
 }
 
 export type OfferDecisionEvent =
@@ -47,6 +56,7 @@ export type OfferDecisionEvent =
   | { type: 'REFUSE' }
   | { type: 'RETRY' }
   | { type: 'BACK' }
+  | { type: 'FEE_CONSENT.SET'; enabled: boolean }
 
 /** The error code an actor's failure carries (an ApiError has `code`), for the screen's `data-error-key`. */
 export function errorCodeOf(error: unknown): string {
@@ -84,10 +94,16 @@ export const offerDecisionSetup = setup({
     reloadApplication: fromPromise<DecisionApplication, { id: number }>(async () => {
       throw new Error('offer decision: provide the reloadApplication actor')
     }),
+    // Provided by the app: PUT /private/client/application/{id} with the changed consent.
+    updateApplication: fromPromise<void, ApplicationConsentUpdate>(async () => {
+      throw new Error('offer decision: provide the updateApplication actor')
+    }),
   },
   guards: {
     noOfferToAnswer: ({ context }) => offerKindOf(context.application.status) === null,
     answerAccepted: ({ context, event }) => decisionFor(context, event)?.ok === true,
+    consentChanged: ({ context }) =>
+      consentUpdateAfterAnswer(context.application, context.call, context.feeConsent) !== null,
   },
   actions: {
     storeCall: assign(({ context, event }) => {
@@ -100,6 +116,7 @@ export const offerDecisionSetup = setup({
     }),
     storeError: assign((_, params: { error: unknown }) => ({ errorCode: errorCodeOf(params.error) })),
     clearError: assign({ errorCode: null }),
+    storeConsent: assign((_, params: { enabled: boolean }) => ({ feeConsent: params.enabled })),
     forgetCall: assign({ call: null, errorCode: null }),
     storeApplication: assign((_, params: { application: DecisionApplication }) => ({
       application: params.application,
@@ -110,7 +127,13 @@ export const offerDecisionSetup = setup({
 
 export const offerDecisionMachine = offerDecisionSetup.createMachine({
   id: 'offerDecision',
-  context: ({ input }) => ({ application: input.application, call: null, refused: null, errorCode: null }),
+  context: ({ input }) => ({
+    application: input.application,
+    call: null,
+    refused: null,
+    errorCode: null,
+    feeConsent: input.application.feeConsent,
+  }),
   initial: 'deciding',
   states: {
     noOffer: {
@@ -125,6 +148,9 @@ export const offerDecisionMachine = offerDecisionSetup.createMachine({
           { actions: 'storeRefusal' },
         ],
         REFUSE: { guard: 'answerAccepted', target: 'submitting', actions: 'storeCall' },
+        'FEE_CONSENT.SET': {
+          actions: { type: 'storeConsent', params: ({ event }) => ({ enabled: event.enabled }) },
+        },
       },
     },
     submitting: {
@@ -134,7 +160,7 @@ export const offerDecisionMachine = offerDecisionSetup.createMachine({
         id: 'sendDecision',
         src: 'sendDecision',
         input: ({ context }) => context.call as OfferCall,
-        onDone: { target: 'reloading' },
+        onDone: [{ guard: 'consentChanged', target: 'updating' }, { target: 'reloading' }],
         onError: {
           target: 'failed',
           actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
@@ -147,6 +173,30 @@ export const offerDecisionMachine = offerDecisionSetup.createMachine({
         RETRY: { target: 'submitting', actions: 'clearError' },
         BACK: { target: 'deciding', actions: 'forgetCall' },
       },
+    },
+    updating: {
+      description:
+        'The answer was taken and the client changed the package fee consent: the application update carries it.',
+      invoke: {
+        id: 'updateApplication',
+        src: 'updateApplication',
+        input: ({ context }) =>
+          consentUpdateAfterAnswer(
+            context.application,
+            context.call,
+            context.feeConsent,
+          ) as ApplicationConsentUpdate,
+        onDone: { target: 'reloading' },
+        onError: {
+          target: 'updateFailed',
+          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    updateFailed: {
+      description:
+        'The answer was taken but the consent update failed: RETRY sends the update (never the answer).',
+      on: { RETRY: { target: 'updating', actions: 'clearError' } },
     },
     reloading: {
       description: 'The answer was taken: the application is reloaded.',
@@ -179,5 +229,10 @@ export type OfferDecisionSnapshot = SnapshotFrom<typeof offerDecisionMachine>
 
 /** Busy while the answer or the reload is on its way: the buttons are disabled. */
 export function isBusy(snapshot: OfferDecisionSnapshot): boolean {
-  return snapshot.matches('submitting') || snapshot.matches('reloading') || snapshot.matches('done')
+  return (
+    snapshot.matches('submitting') ||
+    snapshot.matches('updating') ||
+    snapshot.matches('reloading') ||
+    snapshot.matches('done')
+  )
 }

@@ -13,34 +13,28 @@
  * - the same day again: nothing to do (each loan's `serviced_through` says so).
  * Settings: BENCH_DAILY_RUN_LOANS (100000), BENCH_POSTGRES_URL (else DATABASE_URL's server, else the local one).
  */
+
 import { performance } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import { addDays, manilaDate } from '../domain/pricing/manila-date'
 import { openDatabase } from '../server/db/client'
 import { seedReferenceData } from '../server/db/seed/index'
 import type { AppDeps } from '../server/deps'
 import { addOffset, INSTANCE_SCOPE } from '../server/services/payments/clock'
 import { runServicingDay } from '../server/services/payments/servicing'
+import { scratchDatabase } from './bench-database'
 import { createLoanFixture } from './bench-payments-fixture'
 
 export const DAILY_RUN_HEADING = '## Daily servicing run (issue 18)'
 const TARGET_SECONDS = 30
 const LOANS = Number(process.env.BENCH_DAILY_RUN_LOANS ?? 100_000)
-const POSTGRES_URL =
-  process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres'
 
 const quietLogger = { info() {}, warn() {}, error() {}, debug() {} } as unknown as AppDeps['logger']
 
 export async function benchDailyRun(): Promise<{ markdown: string; pass: boolean }> {
   const name = `hiram_bench_daily_${process.pid}`
-  const admin = new pg.Client({ connectionString: POSTGRES_URL })
-  await admin.connect()
-  await admin.query(`drop database if exists ${name}`)
-  await admin.query(`create database ${name}`)
-  const url = new URL(POSTGRES_URL)
-  url.pathname = `/${name}`
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() })
+  const scratch = await scratchDatabase(name)
+  const database = await openDatabase({ kind: 'postgres', url: scratch.url })
   try {
     await seedReferenceData(database.db, { psgc: false })
     const now = new Date()
@@ -91,7 +85,6 @@ export async function benchDailyRun(): Promise<{ markdown: string; pass: boolean
     return { markdown, pass }
   } finally {
     await database.close()
-    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {})
-    await admin.end()
+    await scratch.drop()
   }
 }

@@ -33,11 +33,13 @@
  * BENCH_POSTGRES_URL (the server the run's database is created on; else DATABASE_URL's, else the local one),
  * BENCH_PAYMENTS_PROFILE=<dir> (a CPU profile of the server over each layer's first round, one file each).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import { resolve } from 'node:path'
-import pg from 'pg'
+import type pg from 'pg'
+import { type ScratchDatabase, scratchDatabase } from './bench-database'
 import type { LoadOptions } from './bench-payments-direct'
 import { paidEventBody, signedHeaders, WEBHOOK_PATH } from './bench-payments-events'
 import { type LoadStats, runLoad } from './bench-payments-load'
@@ -49,9 +51,6 @@ const PACED_SECONDS = Number(process.env.BENCH_PAYMENTS_PACED_SECONDS ?? 5)
 const WARMUP_SECONDS = 2
 const P99_TARGET_MS = 50
 const TARGETS = { pglite: 300, postgres: 500 } as const
-/** The PostgreSQL server the run's database is created on (trust auth on this machine). */
-const POSTGRES_URL =
-  process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres'
 
 type Kind = keyof typeof TARGETS
 type Layer = 'posting' | 'service' | 'http'
@@ -338,21 +337,13 @@ async function benchDatabase(kind: Kind, ports: [number, number]): Promise<Datab
     ownShare: 0,
     otherShare: 0,
   }
-  let admin: pg.Client | null = null
   const database = `hiram_bench_${process.pid}`
+  let scratch: ScratchDatabase | null = null
   let server: BenchServer | null = null
   try {
-    let url: string | null = null
-    if (kind === 'postgres') {
-      admin = new pg.Client({ connectionString: POSTGRES_URL })
-      await admin.connect()
-      await admin.query(`drop database if exists ${database}`)
-      await admin.query(`create database ${database}`)
-      const u = new URL(POSTGRES_URL)
-      u.pathname = `/${database}`
-      url = u.toString()
-    }
-    server = await BenchServer.start(ports[0], ports[1], url)
+    if (kind === 'postgres') scratch = await scratchDatabase(database)
+    const admin = scratch?.admin ?? null
+    server = await BenchServer.start(ports[0], ports[1], scratch?.url ?? null)
     const loans = new Loans(server)
     await loans.take(0)
     // Who used the machine while this section ran: the bench (server, load generator, PostgreSQL backends), or
@@ -407,10 +398,7 @@ async function benchDatabase(kind: Kind, ports: [number, number]): Promise<Datab
     console.error(`payments bench on ${kind}:`, error)
   } finally {
     await server?.stop()
-    if (admin) {
-      await admin.query(`drop database if exists ${database} with (force)`).catch(() => {})
-      await admin.end().catch(() => {})
-    }
+    await scratch?.drop()
   }
   return result
 }

@@ -2,9 +2,11 @@
  * `npm run bench`: throughput and latency of the guest offer endpoint, side by side in the same run with a bare
  * Hono route answering a constant JSON body, with autocannon on loopback (50 connections). Writes the result to
  * docs/benchmarks.md. Targets (issue 3): offer >= 60% of the bare route's requests/s, p99 < 20 ms. Then the
- * large-body section (scripts/bench-memory.ts) and the payments section (scripts/bench-payments.ts: webhook to
- * posted on PGlite and PostgreSQL, issue 16). BENCH_ONLY=memory runs the large-body section alone and only prints
- * it; BENCH_ONLY=payments runs the payments section alone and rewrites that section of docs/benchmarks.md.
+ * large-body section (scripts/bench-memory.ts), the payments section (scripts/bench-payments.ts: webhook to
+ * posted on PGlite and PostgreSQL, issue 16), the daily run (scripts/bench-daily-run.ts), the API latency of the
+ * borrower's calls (scripts/bench-latency.ts, issue 21) and Lighthouse on three pages (scripts/bench-lighthouse.ts,
+ * issue 21). BENCH_ONLY=memory runs the large-body section alone and only prints it; BENCH_ONLY=payments,
+ * daily-run, latency or lighthouse runs that section alone and rewrites it in docs/benchmarks.md.
  *
  * The two targets are measured in alternating rounds (bare, offer, bare, offer, ...) and each figure is the
  * median over the rounds: on a 2-core machine shared with the load generator, a single long run of each lets
@@ -16,6 +18,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import autocannon from 'autocannon'
 import { benchDailyRun, DAILY_RUN_HEADING } from './bench-daily-run'
+import { benchLatency, LATENCY_HEADING } from './bench-latency'
+import { benchLighthouse, LIGHTHOUSE_HEADING } from './bench-lighthouse'
 import { measureLargeBodies } from './bench-memory'
 import { benchPayments, PAYMENTS_HEADING } from './bench-payments'
 
@@ -39,6 +43,22 @@ if (process.env.BENCH_ONLY === 'daily-run') {
   replaceSection(DAILY_RUN_HEADING, daily.markdown)
   console.info(daily.markdown)
   process.exit(daily.pass ? 0 : 1)
+}
+
+// BENCH_ONLY=latency: the API latency section alone (issue 21, item 5).
+if (process.env.BENCH_ONLY === 'latency') {
+  const latency = await benchLatency()
+  replaceSection(LATENCY_HEADING, latency.markdown)
+  console.info(latency.markdown)
+  process.exit(latency.pass ? 0 : 1)
+}
+
+// BENCH_ONLY=lighthouse: the Lighthouse section alone (issue 21, item 4).
+if (process.env.BENCH_ONLY === 'lighthouse') {
+  const lighthouse = await benchLighthouse()
+  replaceSection(LIGHTHOUSE_HEADING, lighthouse.markdown)
+  console.info(lighthouse.markdown)
+  process.exit(lighthouse.pass ? 0 : 1)
 }
 
 // BENCH_ONLY=payments: the payments section alone, written in place of the one docs/benchmarks.md has (or added
@@ -182,11 +202,13 @@ try {
   server.kill('SIGTERM')
   const payments = await benchPayments()
   const daily = await benchDailyRun()
+  const latency = await benchLatency()
+  const lighthouse = await benchLighthouse()
   const b = summary(bare)
   const o = summary(offer)
   const ratio = o.rps / b.rps
   const offerPass = ratio >= 0.6 && o.p99 < 20 && o.errors === 0
-  const pass = offerPass && memory.pass && payments.pass && daily.pass
+  const pass = offerPass && memory.pass && payments.pass && daily.pass && latency.pass && lighthouse.pass
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`
   const rows = [b, o].map(
     (r) =>
@@ -223,7 +245,9 @@ Why the offer path costs what it does, and what was done about it: docs/decision
 
 ${memory.markdown}
 ${payments.markdown}
-${daily.markdown}`
+${daily.markdown}
+${latency.markdown}
+${lighthouse.markdown}`
   writeFileSync(REPORT, report)
   console.info(report)
   process.exitCode = pass ? 0 : 1

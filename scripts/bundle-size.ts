@@ -29,8 +29,23 @@ type Manifest = Record<string, ManifestChunk>
 
 const HOME_ROUTE_FILES = ['src/routes/index.tsx', 'src/routes/__root.tsx']
 const ROUTE_BUNDLE_FILES = routeBundles.map((bundle) => `src/i18n/locales/en/${bundle}.json`)
-/** Lazy chunks only some browsers load: the sandbox panel, with the QA cookie only (issue 20). */
-const CONDITIONAL_FILES = ['src/features/sandbox/sandbox-panel.tsx']
+/**
+ * Lazy chunks only some browsers load (the sandbox panel, with the QA cookie only: issue 20), or that load only
+ * once the page has loaded, off the critical path (issue 21: the web-vitals library of the page views, a
+ * logged-in client's extras).
+ */
+const CONDITIONAL_FILES = [
+  'src/features/sandbox/sandbox-panel.tsx',
+  'node_modules/web-vitals/dist/web-vitals.js',
+  'src/ui/layout/client-extras.tsx',
+  // The Android install prompt (ADR 0045), after the load event; its event listener is in the entry.
+  'src/ui/layout/install-prompt.tsx',
+  // A signed-in person's menu: only a session loads it (the server renders every public page for a visitor).
+  'src/ui/layout/account-menu.tsx',
+  // The error pages: only an unknown address or a failed page loads them.
+  'src/ui/errors/not-found-page.tsx',
+  'src/ui/errors/generic-error-page.tsx',
+]
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(name)

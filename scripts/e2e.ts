@@ -8,6 +8,8 @@ if (!findChromium()) {
 }
 for (const [command, ...args] of [
   ['npx', 'vite', 'build', '--logLevel', 'warn'],
+  // The server's render of the public pages (docs/decisions/0040), beside the build: dist-ssr/.
+  ['npx', 'vite', 'build', '-c', 'vite.ssr.config.ts', '--logLevel', 'warn'],
   ['npx', 'playwright', 'test', ...process.argv.slice(2)],
 ]) {
   const result = spawnSync(command!, args, { stdio: 'inherit' })

@@ -25,6 +25,8 @@ const stages: Step[][] = [
       name: 'production build, home bundle under 170 KB gzipped',
       commands: [
         ['npx', 'vite', 'build', '--logLevel', 'warn'],
+        // The server's render of the public pages (docs/decisions/0040), beside the build: dist-ssr/.
+        ['npx', 'vite', 'build', '-c', 'vite.ssr.config.ts', '--logLevel', 'warn'],
         ['npx', 'tsx', 'scripts/bundle-size.ts'],
       ],
     },

@@ -8,6 +8,7 @@ import type { Secrets } from './auth/secrets'
 import type { Database } from './db/client'
 import type { BankDataProvider } from './providers/bank-data'
 import type { CaptchaProvider } from './providers/captcha'
+import type { FraudSignalsProvider } from './providers/fraud-signals'
 import type { IdentityVerificationProvider } from './providers/identity-verification'
 import type { MessagingProvider } from './providers/messaging'
 import type { PaymentGateway } from './providers/payment-gateway'
@@ -33,6 +34,11 @@ export interface AppDeps {
   payout: PayoutProvider
   /** Collects repayments (webhooks, checkout, reconciliation); the sandbox is a gateway inside this process. */
   paymentGateway: PaymentGateway
+  /**
+   * Hello-soda and the fraud tools' session tokens (ADR 0042). Left out, the sandbox runs, and the adapter counts
+   * as sandboxed (the banner, and production's refusal without SANDBOX=1): read it through `fraudSignalsOf`.
+   */
+  fraudSignals?: FraudSignalsProvider
   /** Where uploaded files are written (DATA_DIR/uploads); created on first use. */
   uploadsDir: string
   /** Behind a reverse proxy: read the caller's address and scheme from X-Forwarded-* (TRUST_PROXY=1). */

@@ -12,6 +12,7 @@ import type { AppDeps } from './deps'
 import { type Env, EnvError, readEnv } from './env'
 import { createApp } from './http/app'
 import { startHttpServer } from './http/node-server'
+import { serverBundleDir } from './http/prerender'
 import { createLogger } from './logger'
 import { assertProductionSafe, providersFromEnv } from './providers/from-env'
 import { type DeliverWebhook, sandboxGatewayKey } from './providers/payment-gateway-sandbox'
@@ -24,6 +25,7 @@ import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, seedFirstUser } from './se
 import { startLendingWorker } from './services/lending/jobs'
 import { startGatewayWorker } from './services/payments/gateway'
 import { startServicingWorker } from './services/payments/jobs'
+import { purgeBehaviouralData } from './services/tracking/metrics'
 
 let env: Env
 try {
@@ -38,10 +40,18 @@ const production = process.env.NODE_ENV === 'production'
 // Sandbox only (server/env.ts refuses it in production without SANDBOX=1): codes to one target more often.
 if (env.sandboxCodeIntervalSeconds) setCodeResendSeconds(env.sandboxCodeIntervalSeconds)
 
-if (process.argv.includes('--build-if-missing') && !existsSync(join(env.staticDir, 'index.html'))) {
-  console.info('Building the web app (first start only)...')
-  const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' })
-  if (built.status !== 0) process.exit(built.status ?? 1)
+if (process.argv.includes('--build-if-missing')) {
+  const builds: string[][] = []
+  if (!existsSync(join(env.staticDir, 'index.html'))) builds.push(['vite', 'build', '--logLevel', 'warn'])
+  // The server's render of the public pages (docs/decisions/0040), beside the browser build.
+  const serverBundle = serverBundleDir(env.staticDir)
+  if (builds.length > 0 || !existsSync(join(serverBundle, 'entry-server.js')))
+    builds.push(['vite', 'build', '-c', 'vite.ssr.config.ts', '--outDir', serverBundle, '--logLevel', 'warn'])
+  if (builds.length > 0) console.info('Building the web app (first start only)...')
+  for (const args of builds) {
+    const built = spawnSync('npx', args, { stdio: 'inherit' })
+    if (built.status !== 0) process.exit(built.status ?? 1)
+  }
 }
 
 // Sandbox only (docs/decisions/0009): refuse before touching the database rather than run half-configured.
@@ -137,6 +147,7 @@ const deps: AppDeps = {
   scoring: providers.scoring,
   payout: providers.payout,
   paymentGateway: providers.paymentGateway,
+  fraudSignals: providers.fraudSignals,
   uploadsDir: join(env.dataDir, 'uploads'),
   trustProxy: process.env.TRUST_PROXY === '1',
 }
@@ -153,6 +164,8 @@ const stopServicingWorker = startServicingWorker(deps, Number(process.env.SERVIC
 
 // Throttle rows older than a day count for nothing.
 setInterval(() => void pruneHits(database.db, new Date()).catch(() => {}), 3600_000).unref()
+// Behavioural events and fraud-tool sessions past their 12 months (ADR 0042): deleted hourly, any process may.
+setInterval(() => void purgeBehaviouralData(database.db, new Date()).catch(() => {}), 3600_000).unref()
 
 const server = startHttpServer(app, { port: env.port, hostname: env.host }, (info) => {
   ownOrigin = `http://${loopbackOf(env.host)}:${info.port}`

@@ -1,18 +1,41 @@
-import { createRouter } from '@tanstack/react-router'
+import { createRouter, type ErrorComponentProps, type RouterHistory } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import type { AppServices } from './app/services'
 import { routeTree } from './route-tree.gen'
-import { GenericErrorPage } from './ui/errors/generic-error-page'
-import { NotFoundPage } from './ui/errors/not-found-page'
+
+// The error pages load when one is needed: no public page's first paint waits for them (issue 21 item 3).
+const LazyNotFoundPage = lazy(() =>
+  import('./ui/errors/not-found-page').then((m) => ({ default: m.NotFoundPage })),
+)
+const LazyGenericErrorPage = lazy(() =>
+  import('./ui/errors/generic-error-page').then((m) => ({ default: m.GenericErrorPage })),
+)
+function NotFoundPage() {
+  return (
+    <Suspense fallback={null}>
+      <LazyNotFoundPage />
+    </Suspense>
+  )
+}
+function GenericErrorPage(props: ErrorComponentProps) {
+  return (
+    <Suspense fallback={null}>
+      <LazyGenericErrorPage {...props} />
+    </Suspense>
+  )
+}
 
 export type RouterContext = Pick<
   AppServices,
   'api' | 'queryClient' | 'shell' | 'auth' | 'journey' | 'application'
 >
 
-export function createAppRouter(context: RouterContext) {
+/** `history`: the server's render (src/entry-server.tsx) passes a memory history; the browser's is the default. */
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({
     routeTree,
     context,
+    history,
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,

@@ -24,12 +24,17 @@ export type PublicPromoItem = v.InferOutput<typeof publicPromoItemSchema>
 export const publicAppLinkSchema = v.object({ platform: v.picklist(platforms), url: v.string() })
 export type PublicAppLink = v.InferOutput<typeof publicAppLinkSchema>
 
+/** The ages a client may register and borrow at, whole years inclusive (spec section 9, ADR 0048). */
+export const publicAgeLimitsSchema = v.object({ min: v.number(), max: v.number() })
+
 export const siteContentSchema = v.object({
   /** The Manila business day the windows were applied for. */
   today: v.string(),
   banners: v.array(publicBannerSchema),
   promoItems: v.array(publicPromoItemSchema),
   apps: v.array(publicAppLinkSchema),
+  /** Always sent by the server; a browser without it (the call failed) applies the defaults, AGE_LIMITS. */
+  ageLimits: v.optional(publicAgeLimitsSchema),
 })
 export type SiteContent = v.InferOutput<typeof siteContentSchema>
 
@@ -39,7 +44,8 @@ export type SiteContent = v.InferOutput<typeof siteContentSchema>
 export const getSiteContent = defineContract({
   method: 'get',
   path: '/public/site-content',
-  summary: 'What the layout shows today: the banners, the promo menu items and the installable apps enabled',
+  summary:
+    'What the layout shows today: the banners, the promo menu items, the installable apps enabled and the age limits',
   tags: ['content'],
   access: 'public',
   response: siteContentSchema,

@@ -7,6 +7,7 @@
 import * as v from 'valibot'
 import { isCalendarDay } from '../content/windows'
 import { idString } from '../ids'
+import { AGE_LIMIT_BOUNDS } from '../journey/fields'
 import { safeString } from '../safe-text'
 import { platforms, publicAppLinkSchema, publicBannerSchema, publicPromoItemSchema } from './content-public'
 import { defineContract } from './define'
@@ -112,6 +113,40 @@ export const appLinkBodySchema = v.object({
   url: httpsUrl,
   enabled: v.boolean('Enabled is true or false.'),
 })
+
+/**
+ * The age limits (spec section 9, ADR 0048): whole years, the minimum from 18 (the age of majority), the maximum
+ * up to 100, the minimum below the maximum (reported on `max`).
+ */
+const years = (what: string) =>
+  v.pipe(
+    v.number(`${what} is a whole number of years.`),
+    v.integer(`${what} is a whole number of years.`),
+    v.minValue(AGE_LIMIT_BOUNDS.min, `${what} is at least ${AGE_LIMIT_BOUNDS.min}, the age of majority.`),
+    v.maxValue(AGE_LIMIT_BOUNDS.max, `${what} is at most ${AGE_LIMIT_BOUNDS.max}.`),
+  )
+export const ageLimitsBodySchema = v.pipe(
+  v.object({ min: years('The minimum age'), max: years('The maximum age') }),
+  v.forward(
+    v.partialCheck(
+      [['min'], ['max']],
+      (limits) => limits.min < limits.max,
+      'The maximum age is above the minimum age.',
+    ),
+    ['max'],
+  ),
+)
+export type AgeLimitsBody = v.InferOutput<typeof ageLimitsBodySchema>
+
+export const ageLimitsSettingSchema = v.object({
+  min: v.number(),
+  max: v.number(),
+  /** True while nobody has set them: the defaults (AGE_LIMITS) apply. */
+  isDefault: v.boolean(),
+  /** When they were last set; null for the defaults. */
+  updatedAt: v.nullable(v.string()),
+})
+export type AgeLimitsSetting = v.InferOutput<typeof ageLimitsSettingSchema>
 
 const idParams = v.object({ id: idString(undefined, 'The id must be a number.') })
 const listQuery = v.object(pagingQuery(100, 200))
@@ -248,4 +283,26 @@ export const saveAppLink = defineContract({
   params: v.object({ platform: v.picklist(platforms, 'The platform is android or ios.') }),
   body: appLinkBodySchema,
   response: appLinkSchema,
+})
+
+export const getAgeLimits = defineContract({
+  method: 'get',
+  path: '/private/back-office/age-limits',
+  summary: 'Back office: the ages a client may register and borrow at (defaults 20 and 70 until set)',
+  tags: ['content', 'back-office'],
+  access: 'user',
+  permission: 'content.read',
+  response: ageLimitsSettingSchema,
+})
+
+export const saveAgeLimits = defineContract({
+  method: 'put',
+  path: '/private/back-office/age-limits',
+  summary:
+    'Back office: set the age limits (whole years, min from 18, max up to 100, min below max) for the details step and the decision engine',
+  tags: ['content', 'back-office'],
+  access: 'user',
+  permission: 'content.manage',
+  body: ageLimitsBodySchema,
+  response: ageLimitsSettingSchema,
 })

@@ -27,6 +27,11 @@ export const clientViewSchema = v.object({
   hasActualApplication: v.boolean(),
   hasActiveRefinancing: v.boolean(),
   soldDebt: v.boolean(),
+  /**
+   * The client's own sandbox mode, switched on by an administrator (domain/contract/sandbox-mode.ts): the client is
+   * in sandbox mode while logged in. Always false on a production server without the sandbox switch.
+   */
+  sandbox: v.boolean(),
   /** What the additional-loan rule needs (domain/loan/additional-loan.ts); the calculator adds its own max. */
   additionalLoan: v.optional(additionalLoanFactsSchema),
   info: v.object({ mobilePhone: v.object({ number: v.string() }) }),

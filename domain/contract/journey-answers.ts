@@ -50,6 +50,8 @@ export const registrationDataSchema = v.object({
       companyName: v.nullable(v.string()),
       monthlyIncome: v.nullable(v.string()),
       monthlyExpenses: v.nullable(v.string()),
+      employerPhone: v.optional(v.nullable(v.string())),
+      taxId: v.optional(v.nullable(v.string())),
     }),
   ),
   contacts: v.array(contactViewSchema),

@@ -4,7 +4,13 @@
  * journey to; a call that does not fit the current step is a 409 naming the step.
  */
 import * as v from 'valibot'
-import { addressSchema, detailsSchema, employmentSchema, geoSchema, referenceSchema } from '../journey/fields'
+import {
+  addressSchema,
+  detailsBodySchema,
+  employmentSchema,
+  geoSchema,
+  referenceSchema,
+} from '../journey/fields'
 import { defineContract } from './define'
 import { clientViewSchema } from './identity-answers'
 import {
@@ -49,7 +55,8 @@ export const saveDetails = defineContract({
   summary: 'Registration step 1 (new_client_created): names, birth date, gender, civil status, e-mail',
   tags: ['journey'],
   access: 'client',
-  body: detailsSchema,
+  /** Ages checked against the configured limits by the route (content system, ADR 0048). */
+  body: detailsBodySchema,
   /** The client as GET /private/client answers it, with the new details, and the flow. */
   response: v.object({ client: clientViewSchema, flow: flowSchema }),
 })

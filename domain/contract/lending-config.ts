@@ -9,6 +9,7 @@ import { idString } from '../ids'
 import { limitGrowthSchema } from '../loan/limits'
 import { servicingConfigSchema } from '../loan/servicing-config'
 import { pricingConfigShapeSchema } from '../pricing/config'
+import { referralConfigSchema } from '../referrals'
 import { safeMultilineString, safeString } from '../safe-text'
 import { approvalSchema } from './approvals'
 import { defineContract } from './define'
@@ -47,17 +48,20 @@ export const getLendingConfig = defineContract({
     pricing: pricingConfigShapeSchema,
     servicing: servicingConfigSchema,
     limits: limitGrowthSchema,
-    /** The version of each document in force (issue 19 item 6). */
+    /** The refer-a-friend switch and reward rules (issue 22 item 2, docs/decisions/0041-referrals.md). */
+    referrals: referralConfigSchema,
+    /** The version of each document in force (issue 19 item 6); 0 for a document never set (its defaults). */
     versions: v.object({
       calculator: v.number(),
       pricing: v.number(),
       servicing: v.number(),
       limits: v.number(),
+      referrals: v.number(),
     }),
   }),
 })
 
-export const configKeys = ['calculator', 'pricing', 'servicing', 'limits'] as const
+export const configKeys = ['calculator', 'pricing', 'servicing', 'limits', 'referrals'] as const
 export type ConfigKey = (typeof configKeys)[number]
 
 /** When a proposed change takes effect: an ISO time, at most ten years ahead; absent, as soon as it is approved. */
@@ -74,7 +78,7 @@ export const saveConfig = defineContract({
   method: 'put',
   path: '/private/back-office/config/:key',
   summary:
-    "Back office: propose a calculator, pricing, servicing or limits document (202 with the proposal); it takes effect at `effectiveAt` (or at once) after another administrator's approval (POST /approvals/{id}/approve); refused (422) when any offer could break a legal cap or a value is out of range",
+    "Back office: propose a calculator, pricing, servicing, limits or referrals document (202 with the proposal); it takes effect at `effectiveAt` (or at once) after another administrator's approval (POST /approvals/{id}/approve); refused (422) when any offer could break a legal cap or a value is out of range",
   tags: ['config', 'back-office'],
   access: 'user',
   permission: 'config.change',

@@ -32,7 +32,26 @@ export const journeyStatuses: readonly JourneyStatus[] = ['active', 'completed']
 export interface JourneyStepMeta {
   status: JourneyStatus
   destination: Destination
+  /**
+   * The phase the analyst diagram draws the step in (docs/statecharts/client-journey.md): required on every state
+   * (`JourneyStateConfig`), absent on the steps the server never enters.
+   */
+  phase?: JourneyPhase
 }
+
+/**
+ * The journey's phases, in order, as the analyst diagram groups the steps: an overview of the phases and one
+ * diagram per phase (scripts/statecharts). A drawing aid only: no call, guard or answer reads it, and a production
+ * build drops the descriptions like the states' (scripts/vite-strip-descriptions.ts).
+ */
+export const journeyPhases = {
+  registration: { description: 'The client says who they are, proves it and chooses how to be paid.' },
+  application: { description: 'The client applies; the decision engine or an underwriter decides.' },
+  signing: { description: 'The client answers a changed offer and signs the agreement.' },
+  payout: { description: 'The money is sent, or waits at a cash pickup counter.' },
+  loan: { description: 'The loan runs until it is repaid.' },
+} as const satisfies Record<string, { description: string }>
+export type JourneyPhase = keyof typeof journeyPhases
 
 /** Who sends an event: the client (a call), a back-office user (a call), or a server job. */
 export type JourneySender = 'client' | 'back-office' | 'job'
@@ -221,49 +240,54 @@ export type JourneyEvent = { type: JourneyEventType }
 export const journeyEventTypes = Object.keys(journeyEventDefinitions) as JourneyEventType[]
 
 interface JourneyStateConfig {
-  meta: JourneyStepMeta
+  meta: JourneyStepMeta & { phase: JourneyPhase }
   description?: string
   on?: Partial<Record<JourneyEventType, string>>
 }
 
 const active = (destination: Destination): JourneyStepMeta => ({ status: 'active', destination })
-const waiting: JourneyStepMeta = { status: 'completed', destination: { page: 'loading' } }
+const activeIn = (phase: JourneyPhase, destination: Destination) => ({ ...active(destination), phase })
+const waiting = (phase: JourneyPhase) => ({
+  status: 'completed' as const,
+  destination: { page: 'loading' as const },
+  phase,
+})
 
 /** The steps, in the order a new client usually meets them. The step union derives from the keys. */
 const steps = {
   new_client_created: {
     description:
       'Just signed up with a verified phone: the client gives names, birth date, gender, civil status and e-mail. A client whose details staff entered (a lead) confirms them instead.',
-    meta: active({ when: 'hasFirstName', yes: 'apply', no: 'details' }),
+    meta: activeIn('registration', { when: 'hasFirstName', yes: 'apply', no: 'details' }),
     on: { SUBMIT_DETAILS: 'work_info', CONFIRM_BACK_OFFICE_DETAILS: 'work_info' },
   },
   work_info: {
     description:
       'Employment: type of work, employer or business, monthly income and expenses (they feed the decision and the affordability check).',
-    meta: active({ page: 'employment' }),
+    meta: activeIn('registration', { page: 'employment' }),
     on: { SUBMIT_EMPLOYMENT: 'relative_info' },
   },
   relative_info: {
     description:
       'A reference person (a relative or friend) the client names, with their mobile number. Hiram never contacts references to collect a debt (SEC MC 18 s.2019).',
-    meta: active({ page: 'reference' }),
+    meta: activeIn('registration', { page: 'reference' }),
     on: { ADD_CONTACT: 'relative_info', SUBMIT_REFERENCE: 'address' },
   },
   address: {
     description:
       'Home address picked from the official PSGC lists (region, province, city, barangay) plus the street; the phone location may be recorded with consent.',
-    meta: active({ page: 'address' }),
+    meta: activeIn('registration', { page: 'address' }),
     on: { RECORD_GEO: 'address', SUBMIT_ADDRESS: 'document_upload' },
   },
   document_upload: {
     description: 'A government ID: its type and number, and photos of it and of the client holding it.',
-    meta: active({ page: 'documents' }),
+    meta: activeIn('registration', { page: 'documents' }),
     on: { CHANGE_ID_PHOTO: 'document_upload', FINISH_ID_DOCUMENT: 'veriff' },
   },
   veriff: {
     description:
       'The identity check: the provider compares the ID photos with a selfie. Approved moves on; declined ends on the rejected page; a request for new photos stays here.',
-    meta: active({ page: 'documentVerification' }),
+    meta: activeIn('registration', { page: 'documentVerification' }),
     on: {
       START_VERIFICATION: 'veriff',
       VERIFICATION_RESUBMISSION: 'veriff',
@@ -274,7 +298,7 @@ const steps = {
   kontomatik: {
     description:
       'Optional bank link: the client may import bank statements (a better-informed decision) or skip this step.',
-    meta: active({ page: 'bankData' }),
+    meta: activeIn('registration', { page: 'bankData' }),
     on: {
       BANK_LOGIN_FAILED: 'kontomatik',
       BANK_DATA_IMPORTED: 'disbursement_type',
@@ -283,7 +307,7 @@ const steps = {
   },
   disbursement_type: {
     description: 'A failed payout comes back here too: PUT /finish then retries it (RETRY_PAYOUT).',
-    meta: active({ page: 'payment' }),
+    meta: activeIn('registration', { page: 'payment' }),
     on: {
       SAVE_PAYOUT: 'disbursement_type',
       FINISH: 'no_loan_page',
@@ -293,7 +317,7 @@ const steps = {
   },
   no_loan_page: {
     description: 'Registration is complete and the client may apply (docs/decisions/0012).',
-    meta: active({ when: 'hasClosedLoans', yes: 'noLoan', no: 'apply' }),
+    meta: activeIn('application', { when: 'hasClosedLoans', yes: 'noLoan', no: 'apply' }),
     on: {
       SAVE_PAYOUT: 'no_loan_page',
       APPLY: 'application_processing',
@@ -304,12 +328,12 @@ const steps = {
   reject_page: {
     description:
       'Identity verification declined, or an application rejected. APPLY is accepted here only from a client whose registration is complete (a payout account selected), which a declined identity never is.',
-    meta: active({ page: 'rejected' }),
+    meta: activeIn('application', { page: 'rejected' }),
     on: { APPLY: 'application_processing', RETURN_TO_LOAN: 'loan_page' },
   },
   application_processing: {
     description: 'The decision engine works: GET /flow answers status completed (the loading page).',
-    meta: waiting,
+    meta: waiting('application'),
     on: {
       CHANGE_APPLICATION: 'application_processing',
       CANCEL_APPLICATION: 'no_loan_page',
@@ -323,7 +347,7 @@ const steps = {
   manual_page: {
     description:
       'The decision engine could not decide alone: an underwriter reviews the application in the back office queue; the client waits on a page that says so.',
-    meta: active({ page: 'manualVerification' }),
+    meta: activeIn('application', { page: 'manualVerification' }),
     on: {
       CANCEL_APPLICATION: 'no_loan_page',
       DECISION_APPROVED: 'otp_agreement',
@@ -333,19 +357,19 @@ const steps = {
   offer_decrease: {
     description:
       'The engine approved a lower amount (or shorter term) than asked: the client accepts it or cancels.',
-    meta: active({ page: 'offerDecrease' }),
+    meta: activeIn('signing', { page: 'offerDecrease' }),
     on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
   },
   offer_increase: {
     description:
       'The engine may lend more than asked: the client takes the higher amount or keeps the one asked for.',
-    meta: active({ page: 'offerIncrease' }),
+    meta: activeIn('signing', { page: 'offerIncrease' }),
     on: { OFFER_ANSWERED: 'otp_agreement', CANCEL_APPLICATION: 'no_loan_page' },
   },
   otp_agreement: {
     description:
       'The offer is ready: the client reads the loan agreement and disclosure statement (RA 3765) and signs with the code sent by SMS.',
-    meta: active({ page: 'summary' }),
+    meta: activeIn('signing', { page: 'summary' }),
     on: {
       PREPARE_SIGNATURE: 'otp_agreement',
       CHANGE_APPLICATION: 'otp_agreement',
@@ -355,7 +379,7 @@ const steps = {
   },
   payout_processing: {
     description: 'The payout runs: GET /flow answers status completed (the loading page).',
-    meta: waiting,
+    meta: waiting('payout'),
     // No LOAN_CANCELLED here: the back office cancels only a loan whose payout failed, and the failure has already
     // taken the client back to disbursement_type (the model-based API test found it unreachable).
     on: {
@@ -367,13 +391,13 @@ const steps = {
   tmc_page: {
     description:
       'Cash pickup: the loan exists and the money waits at the counter; the page shows the pickup number.',
-    meta: active({ when: 'cashPickupReady', yes: 'cashPickup', no: 'accepted' }),
+    meta: activeIn('payout', { when: 'cashPickupReady', yes: 'acceptedCash', no: 'accepted' }),
     on: { LOAN_REPAID: 'no_loan_page' },
   },
   loan_page: {
     description:
       'An active loan (my loan). Repaid in full, the loan lifecycle sends LOAN_REPAID. APPLY: an additional loan, when the additional-loan rule allows it (domain/loan/additional-loan.ts, issue 18).',
-    meta: active({ page: 'myLoan' }),
+    meta: activeIn('loan', { page: 'myLoan' }),
     on: { LOAN_REPAID: 'no_loan_page', APPLY: 'application_processing' },
   },
 } as const satisfies Record<string, JourneyStateConfig>

@@ -13,7 +13,10 @@
  *
  * Choices the spec leaves open (docs/decisions/0011-journey-routing-from-statecharts.md):
  * - kontomatik goes to `/registration/bank-data` (the spec names a "bank-data linking screen" but no path).
- * - tmc_page with a cash-pickup payout and a cash-pickup number goes to `/application/cash-pickup`.
+ * - tmc_page with a cash-pickup payout and a cash-pickup number goes to `/application/accepted-cash` (the spec's
+ *   "accepted-cash / cash-pickup page"): the accepted page of a cash payout, with the number, whose "how to claim"
+ *   opens `/application/cash-pickup`, a companion page the step allows (`companionPages`). Without a number yet
+ *   (the partner has not issued it), the client waits on `/application/accepted` like a transfer.
  * - no_loan_page goes to `/profile/no-loan` for a client with closed loans (the page whose calculator shows the
  *   repeat-client note) and to `/application/apply` for a client who never had a loan.
  */
@@ -35,6 +38,7 @@ export const journeyPages = {
   apply: '/application/apply',
   loading: '/application/loading',
   accepted: '/application/accepted',
+  acceptedCash: '/application/accepted-cash',
   cashPickup: '/application/cash-pickup',
   manualVerification: '/application/manual-verification',
   offerIncrease: '/application/offer-increase',
@@ -121,19 +125,42 @@ export function resolveDestination(destination: Destination, facts: RoutingFacts
   return journeyPages[holds ? destination.yes : destination.no]
 }
 
+/**
+ * Pages a client may open from a destination page while the step lasts, without the journey sending them back:
+ * the cash-pickup instructions behind the accepted-cash page's "how to claim".
+ */
+export const companionPages: Partial<Record<JourneyPageKey, readonly JourneyPageKey[]>> = {
+  acceptedCash: ['cashPickup'],
+}
+
+/** Whether `pathname` is `target` itself or one of its companion pages. */
+export function isCompanionOf(target: string, pathname: string): boolean {
+  const key = (Object.keys(journeyPages) as JourneyPageKey[]).find((k) => journeyPages[k] === target)
+  const trim = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p)
+  return (key ? (companionPages[key] ?? []) : []).some((page) => journeyPages[page] === trim(pathname))
+}
+
 /** Every page a destination may lead to (for diagrams and for tests that every page exists as a route). */
 export function pagesOf(destination: Destination): JourneyPageKey[] {
-  if ('page' in destination) return [destination.page]
-  if ('external' in destination) return []
-  return [destination.yes, destination.no]
+  const pages: JourneyPageKey[] =
+    'page' in destination
+      ? [destination.page]
+      : 'external' in destination
+        ? []
+        : [destination.yes, destination.no]
+  return pages.flatMap((page) => [page, ...(companionPages[page] ?? [])])
 }
 
 /** The destination in words, e.g. "/application/apply if the client has a first name, else /registration/details". */
 export function describeDestination(destination: Destination): string {
-  if ('page' in destination) return journeyPages[destination.page]
+  const page = (key: JourneyPageKey) => {
+    const companions = (companionPages[key] ?? []).map((k) => journeyPages[k])
+    return companions.length ? `${journeyPages[key]} (with ${companions.join(', ')})` : journeyPages[key]
+  }
+  if ('page' in destination) return page(destination.page)
   if ('external' in destination) return externalSites[destination.external].describe
   const { describe } = destinationConditions[destination.when]
-  return `${journeyPages[destination.yes]} if ${describe}, else ${journeyPages[destination.no]}`
+  return `${page(destination.yes)} if ${describe}, else ${page(destination.no)}`
 }
 
 export function isExternalTarget(target: string): boolean {

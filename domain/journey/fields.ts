@@ -32,6 +32,8 @@ export const journeyMessageKeys = {
   /** The spec's payout error text and rule names. */
   disbursementNumber: 'Disbursement number is not valid.',
   bankAccountExist: 'bankAccountExist',
+  /** The server's rule (spec section 5): a number of the right shape that no bank issues (bankAccountInvalid). */
+  bankAccountInvalid: 'bankAccountInvalid',
   uniqueCashCard: 'uniqueCashCard',
 } as const
 const k = journeyMessageKeys
@@ -68,6 +70,15 @@ export function addYears(day: string, years: number): string {
 }
 
 export const AGE_LIMITS = { min: 20, max: 70 } as const
+/**
+ * What the content system may set the limits to (ADR 0048): never below 18, the Philippine age of majority (RA 6809;
+ * a minor cannot consent to a contract, Civil Code Art. 1327), never above 100; the minimum below the maximum.
+ */
+export const AGE_LIMIT_BOUNDS = { min: 18, max: 100 } as const
+export interface AgeLimits {
+  min: number
+  max: number
+}
 
 export interface DateRuleOptions {
   /** The clock the rule reads; defaults to the real one. */
@@ -146,8 +157,16 @@ export function makeDetailsSchema(options: AgeOptions = {}) {
     email: emailSchema,
   })
 }
-/** PUT /private/client and /registration/details. */
+/** /registration/details and seeded clients with the default limits; the form passes the configured ones. */
 export const detailsSchema = makeDetailsSchema()
+/**
+ * The body of PUT /private/client: the widest limits the content system may set, so a configured 18 is not refused
+ * before the route applies the configured limits (read from the database, on the server's clock).
+ */
+export const detailsBodySchema = makeDetailsSchema({
+  minAge: AGE_LIMIT_BOUNDS.min,
+  maxAge: AGE_LIMIT_BOUNDS.max,
+})
 export type DetailsInput = v.InferInput<typeof detailsSchema>
 export type Details = v.InferOutput<typeof detailsSchema>
 
@@ -202,6 +221,24 @@ export const employmentSchema = v.pipe(
     companyName: v.optional(v.pipe(safeString(), v.trim())),
     monthlyIncome: incomeSchema,
     monthlyExpenses: financeAmountSchema,
+    /** Optional: the employer's (or business's) phone, a landline or a mobile number (generic phone rule). */
+    employerPhone: v.optional(
+      v.pipe(
+        safeString(),
+        v.trim(),
+        v.check((value) => value === '' || v.is(genericPhoneSchema, value), k.incorrectPhone),
+        v.transform((value) => value || undefined),
+      ),
+    ),
+    /** Optional: the BIR TIN, typed through TAX_ID_MASK; its digits are kept. */
+    taxId: v.optional(
+      v.pipe(
+        safeString(),
+        v.trim(),
+        v.check((value) => value === '' || v.is(taxIdSchema, value), k.wrongFormat),
+        v.transform((value) => (value ? normalizeTaxId(value) : undefined)),
+      ),
+    ),
   }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const value = dataset.value
@@ -227,6 +264,41 @@ const companyPath = (input: unknown) =>
   ] as [v.ObjectPathItem]
 export type EmploymentInput = v.InferInput<typeof employmentSchema>
 export type Employment = v.InferOutput<typeof employmentSchema>
+
+// ---------------------------------------------------------------------------------------------------- phone and tax id
+
+/**
+ * The generic phone rule (spec section 5: "Generic phone: at least 8 characters"), for a number that need not be a
+ * mobile one: a landline with its area code ((02) 8123 4567 in Metro Manila, 8 digits after the area code since
+ * 2019) or a mobile number. Digits with the separators people type (+ ( ) - . and spaces), 8 to 20 characters,
+ * at least 7 of them digits. Mobile numbers keep their own 11-digit rule (`mobilePhoneSchema`).
+ */
+export const genericPhoneSchema = v.pipe(
+  safeString(k.required),
+  v.trim(),
+  v.nonEmpty(k.required),
+  v.minLength(8, k.incorrectPhone),
+  v.maxLength(20, k.incorrectPhone),
+  v.regex(/^\+?[\d\s().-]+$/, k.incorrectPhone),
+  v.check((value) => (value.match(/\d/g)?.length ?? 0) >= 7, k.incorrectPhone),
+)
+
+/**
+ * The tax id (spec section 5: "masks only"): the BIR's Taxpayer Identification Number, 9 digits and a branch code
+ * of 3 digits (000 for an individual) or, on newer TINs, 5. The mask is the form's; the value is its digits, 9, 12
+ * or 14 of them, shown as 123-456-789-000.
+ */
+export const TAX_ID_MASK = '999-999-999-99999'
+export const normalizeTaxId = (value: string) => value.replace(/[\s-]/g, '')
+export const taxIdSchema = v.pipe(
+  safeString(k.required),
+  v.transform(normalizeTaxId),
+  v.nonEmpty(k.required),
+  v.regex(/^\d{9}(\d{3}|\d{5})?$/, k.wrongFormat),
+)
+/** A TIN's digits in the mask's groups: '123456789000' -> '123-456-789-000'. */
+export const formatTaxId = (digits: string) =>
+  [digits.slice(0, 3), digits.slice(3, 6), digits.slice(6, 9), digits.slice(9)].filter(Boolean).join('-')
 
 // ---------------------------------------------------------------------------------------------------- reference
 
@@ -438,6 +510,16 @@ export const payoutSchema = v.variant(
 )
 export type PayoutInput = v.InferInput<typeof payoutSchema>
 export type Payout = v.InferOutput<typeof payoutSchema>
+
+/**
+ * The server's `bankAccountInvalid` rule (spec section 5 names it without its condition): an account number every
+ * digit of which is the same (0000000000, 9999999999) is a placeholder typed to get past the form, never an account
+ * a Philippine bank issues, and a payout to it would only bounce back days later. Checked by the server only (the
+ * form's rule stays the 10–18 digits), on PUT /iban/validate and when a bank account is saved.
+ */
+export function isPlaceholderAccount(accountNumber: string): boolean {
+  return /^(\d)\1+$/.test(accountNumber)
+}
 
 /** PUT /private/client/iban/validate. */
 export const ibanValidateSchema = v.object({ iban: bankAccountSchema })

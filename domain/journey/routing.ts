@@ -21,6 +21,7 @@ import {
   type DestinationCondition,
   type ExternalSite,
   hasFirstName,
+  isCompanionOf,
   isExternalTarget,
   type JourneyPath,
   journeyPages,
@@ -124,6 +125,11 @@ export interface ClientFacts extends RoutingClientFacts {
    * (`/registration`) holds its code step, so the journey keeps the client there. Absent means verified.
    */
   phoneVerified?: boolean
+  /**
+   * The client's own sandbox mode, switched on by an administrator (GET /private/client `sandbox`): the client is
+   * in sandbox mode while logged in. Absent means off.
+   */
+  sandbox?: boolean
 }
 
 /**
@@ -135,6 +141,11 @@ export interface SessionFacts {
   admin: boolean
   /** The QA cookie `qa-disable-flow` is set. */
   qaDisableFlow: boolean
+  /**
+   * The instance's sandbox mode is on (GET /public/environment `sandboxMode`): every visitor is in sandbox mode, as
+   * if they held the QA cookie. Absent means off (also while the answer is not in yet).
+   */
+  instanceSandbox?: boolean
   /** Null until the profile is loaded, and for a visitor or an admin. */
   client: ClientFacts | null
 }
@@ -150,9 +161,18 @@ export const SANDBOX_COOKIE = 'qa-disable-flow'
 export const ANALYTICS_QUERY_COOKIE = 'analytics-query'
 export const SINGLE_LINK_COOKIE = 'single-link'
 
-/** Spec section 4, Sandbox: admins, or anyone holding the QA cookie. It replaces the normal flow. */
-export function isSandbox(facts: Pick<SessionFacts, 'admin' | 'qaDisableFlow'>): boolean {
-  return facts.admin || facts.qaDisableFlow
+/**
+ * Spec section 4, Sandbox: admins, or anyone holding the QA cookie. It replaces the normal flow. The back office's
+ * two switches (docs/decisions/0039) count as the cookie: the instance's for every visitor, a client's for that
+ * client once their profile is known.
+ */
+export function isSandbox(
+  facts: Pick<SessionFacts, 'admin' | 'qaDisableFlow'> &
+    Partial<Pick<SessionFacts, 'instanceSandbox' | 'client'>>,
+): boolean {
+  return (
+    facts.admin || facts.qaDisableFlow || facts.instanceSandbox === true || facts.client?.sandbox === true
+  )
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -241,11 +261,19 @@ export function flowGuard(facts: GuardFacts): GuardDecision {
   return stay([{ type: 'loadLoanAndSchedule' }])
 }
 
-/** The pages the journey governs (spec section 4, Flow polling): registration, application and my loan. */
-export type JourneyPage = 'registration' | 'application' | 'myLoan'
+/**
+ * The pages the journey governs (spec section 4, Flow polling): registration, application and my loan; and
+ * `/flow` (spec section 2, public routes), the journey's entry: a link or a bookmark to "where I am" that the flow
+ * guard and the step table send on, with no page of its own.
+ */
+export type JourneyPage = 'registration' | 'application' | 'myLoan' | 'flow'
+
+/** The journey's entry route (spec section 2, public routes). */
+export const FLOW_ENTRY_PATH = '/flow'
 
 export function journeyPageOf(pathname: string): JourneyPage | null {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
+  if (path === FLOW_ENTRY_PATH) return 'flow'
   if (path === journeyPages.registration || path.startsWith(`${journeyPages.registration}/`)) {
     return 'registration'
   }
@@ -293,7 +321,8 @@ export function decideJourney({ pathname, search, guard, routing }: JourneyDecis
   const target: JourneyRedirect | null =
     decision.redirect ??
     (fromFlow === null ? null : isExternalTarget(fromFlow) ? { href: fromFlow } : { to: fromFlow })
-  if (target && 'to' in target && samePath(target.to, pathname)) {
+  // The page itself, or a page the step lets the client open from it (destinations.ts, companionPages).
+  if (target && 'to' in target && (samePath(target.to, pathname) || isCompanionOf(target.to, pathname))) {
     return { redirect: null, effects: decision.effects.filter((e) => e.type !== 'removeCookie') }
   }
   return { redirect: target, effects: decision.effects }

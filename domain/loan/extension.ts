@@ -11,7 +11,8 @@
  *   charged so far + interest still to come + fee ≤ 100% of the principal   (lifetime, all costs together)
  * and at most `maxCount` extensions per loan. A quote that breaks any of them is not offered, and says why.
  */
-import { formatPhp, roundHalfUpDiv } from '../money'
+import { formatPhp } from '../format'
+import { roundHalfUpDiv } from '../money'
 import {
   BPS,
   EFFECTIVE_CAP_PPM_PER_DAY,

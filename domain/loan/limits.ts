@@ -16,7 +16,7 @@
  */
 import * as v from 'valibot'
 import type { CalculatorConfig } from '../calculator-config'
-import { formatPhp } from '../money'
+import { formatPhp } from '../format'
 
 const centavos = v.pipe(v.number(), v.integer(), v.minValue(0))
 

@@ -18,7 +18,8 @@
  * date (an unpaid one is overdue when it is above 0), while the loan's `repaymentInvoice.dueDays` counts the days
  * LEFT (overdue below 0).
  */
-import { formatPhp, roundHalfUpDiv } from '../money'
+import { formatPhp } from '../format'
+import { roundHalfUpDiv } from '../money'
 import { NOMINAL_CAP_PPM_PER_DAY, PPM } from '../pricing/caps'
 import { addDays, daysBetween } from '../pricing/manila-date'
 import { type LoanFacts, legalRoom } from './extension'

@@ -11,7 +11,8 @@
 import * as v from 'valibot'
 import { type CalculatorConfig, calculatorConfigSchema, defaultCalculatorConfig } from '../calculator-config'
 import type { Violation } from '../contract/wire'
-import { ceilDiv, formatPhp } from '../money'
+import { formatPhp } from '../format'
+import { ceilDiv } from '../money'
 import { BPS, EFFECTIVE_CAP_PPM_PER_DAY, NOMINAL_CAP_PPM_PER_DAY, PPM, TOTAL_COST_CAP_BPS } from './caps'
 import { allOfferRanges, type OfferRange } from './ranges'
 

@@ -14,8 +14,9 @@
  * to the centavo.
  */
 import type { CalculatorConfig } from '../calculator-config'
+import { formatCalculatorPhp } from '../calculator-format'
 import type { Violation } from '../contract/wire'
-import { formatPhp, roundHalfUpDiv, toSafeCentavos } from '../money'
+import { roundHalfUpDiv, toSafeCentavos } from '../money'
 import type { ClientKind, ExtensionOption, Offer } from '../offer'
 import { BPS, offerCapBreaches, PPM } from './caps'
 import type { FeeConfig, PricingConfig } from './config'
@@ -95,12 +96,12 @@ export function validateOfferRequest(
   } else if (amount < range.amount.min || amount > range.amount.max) {
     violations.push({
       propertyPath: 'amount',
-      message: `The amount must be between ${formatPhp(range.amount.min)} and ${formatPhp(range.amount.max)}.`,
+      message: `The amount must be between ${formatCalculatorPhp(range.amount.min)} and ${formatCalculatorPhp(range.amount.max)}.`,
     })
   } else if (!isGridStep(amount, range.amount)) {
     violations.push({
       propertyPath: 'amount',
-      message: `The amount must be in steps of ${formatPhp(range.amount.interval)} from ${formatPhp(range.amount.min)}.`,
+      message: `The amount must be in steps of ${formatCalculatorPhp(range.amount.interval)} from ${formatCalculatorPhp(range.amount.min)}.`,
     })
   }
 

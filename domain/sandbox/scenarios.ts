@@ -88,6 +88,13 @@ export const scenarios = {
     description:
       'A new client whose identity verification was declined (last name "Declined Cruz"): lands on the rejection page and cannot apply.',
   },
+  'application-processing': {
+    title: 'Application in verification',
+    journeyStep: 'application_processing',
+    applicationStatus: s.verification,
+    description:
+      'A new client (first name Pending) who applied for PHP 5,000 over 14 days; the sandbox scoring answers "still evaluating", as a bureau that decides later does, so the application is in verification (7) and the decision job asks again every minute: the loading page, for a day (then decision error). The client may still change (back to new, decided again) or cancel the application.',
+  },
   'application-approved': {
     title: 'Application approved, ready to sign',
     journeyStep: 'otp_agreement',
@@ -102,11 +109,25 @@ export const scenarios = {
     description:
       'A new client (first name Manual) whose PHP 5,000 application waits in the back office review queue (/admin). Approve or reject it there.',
   },
+  'application-decision-error': {
+    title: 'Decision error, waiting for a person',
+    journeyStep: 'manual_page',
+    applicationStatus: s.decisionError,
+    description:
+      'A new client (first name Scoreerror) whose application the sandbox scoring refused to score, an error no retry can fix, so the decision job ended in decision error at once: the client waits on the manual verification page and the application is in the back office review queue (/admin, kind "error"). (First name Scorefail reaches the same state through three attempts 30 and 60 s apart.)',
+  },
   'application-rejected': {
     title: 'Application rejected',
     journeyStep: 'reject_page',
     applicationStatus: s.rejected,
     description: 'A new client (first name Reject) whose application the sandbox scoring rejected.',
+  },
+  'application-canceled': {
+    title: 'Application cancelled by the client',
+    journeyStep: 'no_loan_page',
+    applicationStatus: s.canceled,
+    description:
+      'A new client (first name Juan) whose PHP 5,000 application was approved and who cancelled it on the summary instead of signing: back on the apply page, free to apply again.',
   },
   'offer-decrease': {
     title: 'Lower offer (yhat decrease)',

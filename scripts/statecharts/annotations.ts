@@ -3,15 +3,21 @@
  * machine without an entry here renders exactly as it always did.
  *
  * - clientJourney (the server's journey, domain/journey/client-journey.machine.ts): each state's page
- *   (`describeDestination` of its `meta.destination`) and its flow status, a title that tells it from the
- *   browser's flow polling, and a table of the steps the routing knows but the server never enters.
+ *   (`describeDestination` of its `meta.destination`) and its flow status, its phase (`meta.phase`, drawn as a
+ *   box around the phase's steps, `journeyPhases`), a title that tells it from the browser's flow polling, and a
+ *   table of the steps the routing knows but the server never enters.
  * - loanLifecycle (domain/loan/loan-lifecycle.machine.ts): each state's spec status code and label (the plans of
  *   an open loan, `on_terms` and `scheduled`, and an active plan's standings, `current` and `overdue`, answer
  *   their top-level state's code), the leaves the server stores with the events each accepts and the loan columns
  *   they live in, the events with who sends them and through which calls, and the spec's statuses no transition
  *   reaches yet.
  */
-import { type JourneyStepMeta, unenteredSteps } from '../../domain/journey/client-journey.machine'
+import {
+  type JourneyPhase,
+  type JourneyStepMeta,
+  journeyPhases,
+  unenteredSteps,
+} from '../../domain/journey/client-journey.machine'
 import { describeDestination } from '../../domain/journey/destinations'
 import {
   LOAN_MODEL_VERSION,
@@ -37,9 +43,21 @@ function clientJourney(chart: Chart, metaOf: (id: string) => unknown): Chart {
     ([step, meta]) => `| \`${step}\` | ${cell(describeStep(meta))} |`,
   )
   const title = 'Client journey (server)'
+  const phaseOf = (id: string): JourneyPhase | undefined => {
+    const meta = metaOf(id)
+    return isStepMeta(meta) ? meta.phase : undefined
+  }
+  const groups = (Object.entries(journeyPhases) as [JourneyPhase, { description: string }][]).map(
+    ([key, { description }]) => ({
+      key,
+      description,
+      stateIds: chart.states.filter((s) => s.parentId !== null && phaseOf(s.id) === key).map((s) => s.id),
+    }),
+  )
   return {
     ...chart,
     title,
+    groups,
     states: chart.states.map((s) => {
       // The root's label carries the title into the SVG, where the page's heading is not.
       if (s.parentId === null) return { ...s, note: title }

@@ -10,15 +10,25 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { render } from 'state-machine-cat'
 import type { AnyStateMachine } from 'xstate'
 import { annotators } from './annotations'
+import { legendEntries, withLegend } from './legend'
 import {
   type Chart,
   describeMachine,
   GENERATED_MARKER,
   isStateMachine,
+  type SmcatOptions,
   toMarkdown,
   toSmcatAst,
 } from './render'
-import { focusChart, MAX_DIAGRAM_WIDTH_PT, overviewChart, splittableStates, svgWidthPt } from './split'
+import {
+  focusChart,
+  groupedChart,
+  MAX_DIAGRAM_WIDTH_PT,
+  overviewChart,
+  splittableStates,
+  stubRowOptions,
+  svgWidthPt,
+} from './split'
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const MACHINES_DIR = 'machines'
@@ -72,8 +82,12 @@ export async function findMachines(root = REPO_ROOT): Promise<FoundMachine[]> {
  * installed and only falls back to WASM otherwise, so two machines would write different files and
  * `--check` would flap. `'oldsvg'` is the same SVG renderer pinned to the bundled WASM Graphviz.
  */
-export async function renderSvg(chart: Chart, sourceFile: string): Promise<string> {
-  const svg = await render(toSmcatAst(chart) as Parameters<typeof render>[0], {
+export async function renderSvg(
+  chart: Chart,
+  sourceFile: string,
+  options: SmcatOptions = {},
+): Promise<string> {
+  const svg = await render(toSmcatAst(chart, options) as Parameters<typeof render>[0], {
     inputType: 'json',
     outputType: 'oldsvg',
     direction: 'top-down',
@@ -88,6 +102,26 @@ export function normalizeSvg(svg: string, sourceFile: string): string {
   const declaration = /^<\?xml[^>]*\?>\n?/.exec(text)
   const body = declaration ? text.slice(declaration[0].length) : text
   return `${declaration ? `${declaration[0].trimEnd()}\n` : ''}${marker}\n${body}\n`
+}
+
+/**
+ * One diagram that fits a screen when it can: the first of `layouts` (the same states, laid out more narrowly
+ * each time) that is at most `MAX_DIAGRAM_WIDTH_PT` wide with its edge labels; failing that, the first that fits
+ * with the transitions' numbers on the edges and a legend under it; failing that, the narrowest (which `--check`
+ * then refuses).
+ */
+async function fittedSvg(layouts: Chart[], sourceFile: string): Promise<{ svg: string; numbered: boolean }> {
+  let narrowest: { svg: string; numbered: boolean } | null = null
+  for (const numbered of [false, true]) {
+    for (const chart of layouts) {
+      const drawn = await renderSvg(chart, sourceFile, { numbered })
+      const svg = numbered ? withLegend(drawn, legendEntries(chart)) : drawn
+      if (svgWidthPt(svg) <= MAX_DIAGRAM_WIDTH_PT) return { svg, numbered }
+      if (!narrowest || svgWidthPt(svg) < svgWidthPt(narrowest.svg)) narrowest = { svg, numbered }
+    }
+  }
+  if (!narrowest) throw new Error('fittedSvg: no layout to draw')
+  return narrowest
 }
 
 function baseName(sourceFile: string): string {
@@ -107,26 +141,46 @@ export async function generateStatecharts(root = REPO_ROOT): Promise<GeneratedMa
         : baseName(m.sourceFile)
     const described = describeMachine(m.machine)
     const annotate = annotators[described.id]
-    const chart = annotate ? annotate(described, (id) => m.machine.getStateNodeById(id).meta) : described
+    const annotated = annotate ? annotate(described, (id) => m.machine.getStateNodeById(id).meta) : described
+    // Each transition's number in the Transitions table, which a numbered diagram prints on its edge.
+    const chart = {
+      ...annotated,
+      transitions: annotated.transitions.map((t, i) => ({ ...t, refs: [i + 1] })),
+    }
+    // What the diagrams draw: the machine, with its phases (if it has any) as boxes around their states.
+    const drawn = groupedChart(chart)
     const svgFile = `${stem}.svg`
+    const svgs = new Map<string, { svg: string; numbered: boolean }>()
+    const whole = await renderSvg(drawn, m.sourceFile)
+    const parts = svgWidthPt(whole) > MAX_DIAGRAM_WIDTH_PT ? splittableStates(drawn) : []
+    const phases = new Set((chart.groups ?? []).map((g) => g.key))
+    const partSvgFiles = parts.map((s) => ({
+      file: `${stem}.${s.key}.svg`,
+      state: s.id,
+      ...(!chart.states.some((c) => c.id === s.id) && phases.has(s.key) ? { phase: true } : {}),
+    }))
+    if (parts.length === 0) svgs.set(svgFile, await fittedSvg([drawn], m.sourceFile))
+    else {
+      const overview = overviewChart(drawn, (s) => `see ${stem}.${s.key}.svg`)
+      svgs.set(svgFile, await fittedSvg([overview], m.sourceFile))
+      for (const [i, part] of parts.entries()) {
+        const layouts = stubRowOptions(drawn, part.id).map((perRow) => focusChart(drawn, part.id, perRow))
+        svgs.set(partSvgFiles[i]!.file, await fittedSvg(layouts, m.sourceFile))
+      }
+    }
+    const numbered = [...svgs.values()].some((s) => s.numbered)
     const files = new Map<string, string>()
-    const whole = await renderSvg(chart, m.sourceFile)
-    const parts = svgWidthPt(whole) > MAX_DIAGRAM_WIDTH_PT ? splittableStates(chart) : []
-    const partSvgFiles = parts.map((s) => ({ file: `${stem}.${s.key}.svg`, state: s.id }))
     files.set(
       `${OUTPUT_DIR}/${stem}.md`,
-      toMarkdown(chart, { sourceFile: m.sourceFile, exportName: m.exportName, svgFile, partSvgFiles }),
+      toMarkdown(chart, {
+        sourceFile: m.sourceFile,
+        exportName: m.exportName,
+        svgFile,
+        partSvgFiles,
+        numbered,
+      }),
     )
-    if (parts.length === 0) files.set(`${OUTPUT_DIR}/${svgFile}`, whole)
-    else {
-      const overview = overviewChart(chart, (s) => `see ${stem}.${s.key}.svg`)
-      files.set(`${OUTPUT_DIR}/${svgFile}`, await renderSvg(overview, m.sourceFile))
-      for (const [i, part] of parts.entries())
-        files.set(
-          `${OUTPUT_DIR}/${partSvgFiles[i]!.file}`,
-          await renderSvg(focusChart(chart, part.id), m.sourceFile),
-        )
-    }
+    for (const [file, { svg }] of svgs) files.set(`${OUTPUT_DIR}/${file}`, svg)
     result.push({ sourceFile: m.sourceFile, exportName: m.exportName, machineId: chart.id, files })
   }
   return result
@@ -165,6 +219,28 @@ export interface CheckResult {
   stale: string[]
   /** Generated files whose machine no longer exists. */
   orphaned: string[]
+  /** SVGs in docs/statecharts/ (on disk) wider than `MAX_DIAGRAM_WIDTH_PT`, with their widths. */
+  tooWide: { file: string; widthPt: number }[]
+}
+
+/**
+ * Every SVG in docs/statecharts/ wider than a screen (issue 20 item 5: none needs scrolling sideways), read from
+ * disk so that a hand-made or stale file counts too.
+ */
+export async function findTooWide(root = REPO_ROOT): Promise<{ file: string; widthPt: number }[]> {
+  let names: string[]
+  try {
+    names = await readdir(path.join(root, OUTPUT_DIR))
+  } catch {
+    return []
+  }
+  const tooWide: { file: string; widthPt: number }[] = []
+  for (const name of names.filter((n) => n.endsWith('.svg')).sort()) {
+    const file = `${OUTPUT_DIR}/${name}`
+    const widthPt = svgWidthPt(await readFile(path.join(root, file), 'utf8'))
+    if (widthPt > MAX_DIAGRAM_WIDTH_PT) tooWide.push({ file, widthPt })
+  }
+  return tooWide
 }
 
 export async function checkStatecharts(root = REPO_ROOT): Promise<CheckResult> {
@@ -177,7 +253,7 @@ export async function checkStatecharts(root = REPO_ROOT): Promise<CheckResult> {
       if ((await readIfExists(path.join(root, rel))) !== content) stale.push(rel)
     }
   }
-  return { machines, stale, orphaned: await findOrphans(root, expected) }
+  return { machines, stale, orphaned: await findOrphans(root, expected), tooWide: await findTooWide(root) }
 }
 
 /** Write every file (only those whose content changed) and delete orphaned generated files. */
@@ -190,5 +266,5 @@ export async function writeStatecharts(root = REPO_ROOT): Promise<CheckResult> {
     }
   }
   for (const rel of result.orphaned) await rm(path.join(root, rel))
-  return result
+  return { ...result, tooWide: await findTooWide(root) }
 }

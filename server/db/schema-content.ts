@@ -4,7 +4,7 @@
  * whether a row is shown today is decided by domain/content/windows.ts. Migration 0017_banners_promo_app.sql.
  */
 import { sql } from 'drizzle-orm'
-import { boolean, check, date, pgTable, text } from 'drizzle-orm/pg-core'
+import { boolean, check, date, pgTable, smallint, text } from 'drizzle-orm/pg-core'
 import { id, ts } from './columns'
 
 const day = (name: string) => date(name, { mode: 'string' })
@@ -59,4 +59,23 @@ export const appLink = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [check('app_link_platform_ck', sql`${t.platform} in ('android', 'ios')`)],
+)
+
+/**
+ * The age limits (spec section 9, docs/decisions/0048-age-limits-content-setting.md): one row at most (id 1),
+ * made the first time the back office sets them. No row: the defaults, AGE_LIMITS in domain/journey/fields.ts,
+ * the one place they are written. Migration 0025_age_limits.
+ */
+export const ageLimits = pgTable(
+  'age_limits',
+  {
+    id: smallint('id').primaryKey().default(1),
+    minAge: smallint('min_age').notNull(),
+    maxAge: smallint('max_age').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('age_limits_one_row_ck', sql`${t.id} = 1`),
+    check('age_limits_range_ck', sql`${t.minAge} >= 18 and ${t.maxAge} <= 100 and ${t.minAge} < ${t.maxAge}`),
+  ],
 )

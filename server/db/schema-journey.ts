@@ -96,6 +96,10 @@ export const clientProfile = pgTable('client_profile', {
   companyName: text('company_name'),
   monthlyIncome: bigint('monthly_income', { mode: 'number' }),
   monthlyExpenses: bigint('monthly_expenses', { mode: 'number' }),
+  /** Optional (issue 22 item 5, migration 0024): a landline or mobile number, as typed (generic phone rule). */
+  employerPhone: text('employer_phone'),
+  /** Optional: the BIR TIN's digits (9, 12 or 14). */
+  taxId: text('tax_id'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 })
 

@@ -85,6 +85,10 @@ export const application = pgTable(
       .where(sql`${t.idempotencyKey} is not null`),
     index('application_client_idx').on(t.clientId, t.createdAt),
     index('application_waiting_idx').on(t.createdAt, t.id).where(sql`${t.status} in (14, 401)`),
+    // The shared-device rule of the decision engine (issue 22, migration 0023).
+    index('application_blackbox_idx')
+      .on(t.iovationBlackbox, t.createdAt)
+      .where(sql`${t.iovationBlackbox} is not null`),
   ],
 )
 

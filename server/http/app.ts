@@ -10,7 +10,9 @@ import type { AppEnv } from './context'
 import { fail, ok, respond, setHeader } from './envelope'
 import { failureOf } from './errors'
 import { guardRequest } from './guards'
+import { serveManifest } from './manifest'
 import { buildOpenApi } from './openapi'
+import { prerendererFor, type ServerBundle } from './prerender'
 import { type AnyRoute, mountRoutes } from './route'
 import { allRoutes } from './routes'
 import { API_CSP, documentHeaders } from './security-headers'
@@ -20,6 +22,8 @@ export interface AppOptions {
   /** Directory of the built SPA; omit to serve the API only (tests, dev behind Vite). */
   staticDir?: string
   routes?: AnyRoute[]
+  /** The server render of the public pages; default: the bundle beside `staticDir` (server/http/prerender.ts). */
+  serverBundle?: Promise<ServerBundle | undefined>
 }
 
 /** The pattern of the route that answered (`/web/private/client/application/:id`), for the request log. */
@@ -91,8 +95,17 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     return fail(c, 500, 'internalError', 'Internal server error.')
   })
 
-  if (options.staticDir)
-    serveSpa(app, options.staticDir, { trustProxy: deps.trustProxy, captchaProvider: deps.captcha?.name })
+  // The web app manifest, built from the back office's app entry (issue 22 item 3): before the SPA's catch-all.
+  serveManifest(app, deps)
+  if (options.staticDir) {
+    // The public pages rendered on the server when the build has its server bundle (ADR 0040).
+    const prerendered = prerendererFor(deps, options.staticDir, options.serverBundle)
+    serveSpa(app, options.staticDir, {
+      trustProxy: deps.trustProxy,
+      captchaProvider: deps.captcha?.name,
+      renderPage: prerendered && ((path) => prerendered.page(path)),
+    })
+  }
   // Outside /web and the web app's GETs (a POST to /, any path without a built app): still with the headers.
   app.notFound(
     (c) =>

@@ -14,6 +14,7 @@ import { generateCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Envelope, Violation } from '../../domain/contract/wire'
+import { compressAnswer } from './compression'
 import type { AppEnv } from './context'
 import { API_CSP, HSTS, isSecure, PERMISSIONS_POLICY, REFERRER_POLICY } from './security-headers'
 
@@ -84,8 +85,14 @@ export function respond(
 ): Response {
   const added = c.get('headers')
   // The common answer (no added header) is one small literal: spreading records costs every request.
-  const record =
+  let record =
     added || headers ? { ...baseHeaders(c, contentType), ...added, ...headers } : baseHeaders(c, contentType)
+  // JSON of 1 KB and more compressed when the client accepts it (compression.ts); smaller answers as they are.
+  const compressed = compressAnswer(body, contentType, record, () => c.req.header('accept-encoding'))
+  if (compressed) {
+    body = compressed.body
+    record = compressed.headers
+  }
   const cookies = c.get('cookies')
   const init: HeadersInit = cookies?.length
     ? [...Object.entries(record), ...cookies.map((cookie): [string, string] => ['set-cookie', cookie])]

@@ -68,6 +68,8 @@ export function documentHeaders(
   return headers
 }
 
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`
+
 /** The sha256 source expressions of a page's inline scripts, the only inline code the page's CSP allows. */
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = []
@@ -75,9 +77,34 @@ export function inlineScriptHashes(html: string): string[] {
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     const [, attributes = '', text = ''] = match
     if (/\bsrc\s*=/i.test(attributes)) continue
-    hashes.push(`'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`)
+    hashes.push(sha256(text))
   }
   return hashes
+}
+
+/**
+ * The sha256 source expressions of a page's inline styles: its <style> blocks, and the style attributes of
+ * markup rendered on the server (docs/decisions/0040). An attribute needs 'unsafe-hashes' beside its hash;
+ * `attributes` says whether there were any. Attribute values are hashed as the browser reads them: the few
+ * entities React writes are decoded first.
+ */
+export function inlineStyleHashes(html: string): { hashes: string[]; attributes: boolean } {
+  const hashes = new Set<string>()
+  for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi))
+    hashes.add(sha256(match[1] ?? ''))
+  let attributes = false
+  for (const match of html.matchAll(/<[a-z][^>]*?\sstyle="([^"]*)"/gi)) {
+    attributes = true
+    const value = (match[1] ?? '')
+      .replace(/&quot;/g, '"')
+      .replace(/&#x27;/g, "'")
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+    hashes.add(sha256(value))
+  }
+  return { hashes: [...hashes], attributes }
 }
 
 /**
@@ -90,17 +117,19 @@ const captchaOrigins: Record<string, string[]> = {
 }
 
 /**
- * The web app's policy: its own scripts and styles, inline scripts only by hash, images also as data: and
+ * The web app's policy: its own scripts and styles, inline scripts and styles only by hash, images also as data: and
  * blob: (photo previews of the ID capture), PDFs opened as blob: documents, API calls to ourselves only; a real
  * captcha provider's script and frame when one is configured (`captchaProvider`, the provider's name).
  */
 export function spaCsp(html: string, captchaProvider?: string): string {
   const thirdParty = (captchaProvider && captchaOrigins[captchaProvider]) || []
   const scripts = ["'self'", ...inlineScriptHashes(html), ...thirdParty].join(' ')
+  const inlineStyles = inlineStyleHashes(html)
+  const styles = ["'self'", ...(inlineStyles.attributes ? ["'unsafe-hashes'"] : []), ...inlineStyles.hashes]
   return [
     "default-src 'self'",
     `script-src ${scripts}`,
-    "style-src 'self'",
+    `style-src ${styles.join(' ')}`,
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src ${["'self'", ...thirdParty].join(' ')}`,

@@ -14,6 +14,7 @@ import { sandboxBankData } from './bank-data'
 import { type CaptchaProvider, sandboxCaptcha } from './captcha'
 import { createSiteverifyCaptcha, type SiteverifyKind } from './captcha-siteverify'
 import { createSmtpEmail } from './email-smtp'
+import { type FraudSignalsProvider, sandboxFraudSignals } from './fraud-signals'
 import { sandboxIdentityVerification } from './identity-verification'
 import { createSandboxMessaging } from './messaging'
 import { type ChannelSender, createLiveMessaging } from './messaging-live'
@@ -25,7 +26,14 @@ import { createSemaphoreSms } from './sms-semaphore'
 
 export type ProviderSet = Pick<
   AppDeps,
-  'captcha' | 'messaging' | 'identityVerification' | 'bankData' | 'scoring' | 'payout' | 'paymentGateway'
+  | 'captcha'
+  | 'messaging'
+  | 'identityVerification'
+  | 'bankData'
+  | 'scoring'
+  | 'payout'
+  | 'paymentGateway'
+  | 'fraudSignals'
 >
 
 export type AdapterKey =
@@ -37,6 +45,7 @@ export type AdapterKey =
   | 'scoring'
   | 'payout'
   | 'paymentGateway'
+  | 'fraudSignals'
 
 export interface AdapterInfo {
   key: AdapterKey
@@ -82,7 +91,18 @@ export const ADAPTERS: readonly AdapterInfo[] = [
     switchedBy: null,
     isSandbox: (p) => p.paymentGateway.name === SANDBOX,
   },
+  {
+    // Issue 22 item 1 (ADR 0042): hello-soda and the fraud tools' session tokens. Deps without one run the sandbox.
+    key: 'fraudSignals',
+    label: 'fraud-prevention tools',
+    switchedBy: null,
+    isSandbox: (p) => fraudSignalsOf(p).name === SANDBOX,
+  },
 ]
+
+/** The fraud tools the deps run with: the sandbox when none is given (and then listed as sandboxed). */
+export const fraudSignalsOf = (deps: Pick<AppDeps, 'fraudSignals'>): FraudSignalsProvider =>
+  deps.fraudSignals ?? sandboxFraudSignals
 
 /** The adapters of `providers` that are on their sandbox provider, in ADAPTERS order. */
 export function sandboxedAdapters(providers: ProviderSet): AdapterKey[] {
@@ -299,6 +319,8 @@ export function providersFromEnv(
   const sms = smsFromEnv(read)
   const email = emailFromEnv(read)
   const paymentGateway = paymentGatewayFromEnv(read, gatewayWiring)
+  // Only the sandbox so far (ADR 0042); a real provider becomes a choice here, with its keys.
+  read.choice('FRAUD_SIGNALS_PROVIDER', ['sandbox'] as const)
   if (read.problems.length) {
     void sms?.close?.()
     void email?.close?.()
@@ -316,6 +338,7 @@ export function providersFromEnv(
     scoring: sandboxScoring,
     payout: sandboxPayout,
     paymentGateway,
+    fraudSignals: sandboxFraudSignals,
   }
   return {
     ...providers,

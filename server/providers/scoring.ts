@@ -11,6 +11,8 @@
  * | Special               | special offer (13): half the amount asked, on the calculator grid |
  * | Increase              | yhat increase (18): up to the client's available amount           |
  * | Scorefail             | the provider fails (retried; after 3 failures: decision error)   |
+ * | Scoreerror            | the provider refuses the request (final: decision error at once) |
+ * | Pending               | the provider is still evaluating (asked again every minute)      |
  * | anything else         | approve                                                          |
  */
 
@@ -54,6 +56,28 @@ export class ScoringUnavailableError extends Error {
   }
 }
 
+/**
+ * The provider refused the request itself (an HTTP 4xx: a subject it cannot score, data it rejects): the same
+ * request cannot succeed later, so the decision job does not retry it and the decision ends in error at once.
+ */
+export class ScoringRefusedError extends Error {
+  constructor(message = 'The scoring provider refused the request.') {
+    super(message)
+    this.name = 'ScoringRefusedError'
+  }
+}
+
+/**
+ * The provider took the request but has not decided yet (a bureau that answers asynchronously): not a failure.
+ * The decision job asks again later, for as long as it waits for a provider (jobs.ts, SCORING_PENDING_MAX_MS).
+ */
+export class ScoringPendingError extends Error {
+  constructor(message = 'The scoring provider is still evaluating the request.') {
+    super(message)
+    this.name = 'ScoringPendingError'
+  }
+}
+
 /** Half the amount, down to the grid, never under the minimum. */
 export function halfOnGrid(amount: number, minAmount: number, interval: number): number {
   const half = Math.floor(amount / 2)
@@ -69,6 +93,12 @@ export const sandboxScoring: ScoringProvider = {
     switch (name) {
       case 'scorefail':
         throw new ScoringUnavailableError('Sandbox: the scoring provider is down for first name "Scorefail".')
+      case 'scoreerror':
+        throw new ScoringRefusedError('Sandbox: the scoring provider refuses first name "Scoreerror".')
+      case 'pending':
+        throw new ScoringPendingError(
+          'Sandbox: the scoring provider is still evaluating first name "Pending".',
+        )
       case 'reject':
         return { outcome: 'reject', score: 120, reasons: ['sandbox: first name Reject'], reference }
       case 'manual':

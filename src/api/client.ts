@@ -127,11 +127,12 @@ export function createApiClient(hooks: ApiHooks) {
   }
 
   /** A binary answer (a PDF download): no envelope, the same failure handling. */
-  async function blob(path: string, options: RequestOptions): Promise<Blob> {
+  async function blob(method: string, path: string, options: RequestOptions): Promise<Blob> {
     try {
       return await raw(path, {
-        method: 'GET',
+        method,
         query: options.query,
+        body: options.body as BodyInit | Record<string, unknown> | undefined,
         signal: options.signal,
         headers: options.headers,
         responseType: 'blob',
@@ -165,10 +166,12 @@ export function createApiClient(hooks: ApiHooks) {
     contract: C,
     ...[input, options = {}]: CallArgs<C, CallOptions>
   ): Promise<AnswerOf<C>> {
+    assertCallType(contract)
     const given = (input ?? {}) as { params?: Record<string, string | number>; query?: Query; body?: unknown }
     const path = pathOf(contract, given.params)
     const sent: RequestOptions = { ...options, query: given.query, body: given.body }
-    if (contract.answer === 'binary') return (await blob(path, sent)) as AnswerOf<C>
+    if (contract.answer === 'binary')
+      return (await blob(contract.method.toUpperCase(), path, sent)) as AnswerOf<C>
     if (contract.paginated) return (await page(path, sent)) as AnswerOf<C>
     return (await request(contract.method.toUpperCase(), path, sent)).data as AnswerOf<C>
   }
@@ -177,3 +180,23 @@ export function createApiClient(hooks: ApiHooks) {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>
+
+/** Spec section 8, "Unknown API call type": a contract whose method or answer kind the client cannot make. */
+export class UnknownCallTypeError extends Error {
+  readonly callType: string
+  constructor(callType: string) {
+    super(`Unknown API call type: ${callType}`)
+    this.name = 'UnknownCallTypeError'
+    this.callType = callType
+  }
+}
+
+const callMethods: ReadonlySet<string> = new Set(['get', 'post', 'put', 'patch', 'delete'])
+const answerKinds: ReadonlySet<string> = new Set(['json', 'binary'])
+
+/** Refuses, before any request, a contract built outside the types (a method or answer kind no route has). */
+export function assertCallType(contract: { method: string; answer?: string }) {
+  if (!callMethods.has(contract.method)) throw new UnknownCallTypeError(String(contract.method))
+  if (contract.answer !== undefined && !answerKinds.has(contract.answer))
+    throw new UnknownCallTypeError(String(contract.answer))
+}

@@ -9,6 +9,7 @@
  * | ------------------------------------- | --------------------------- | -------------------------------------- |
  * | loggedOut.sessionEnded (logout)       | any page but /login         | /login                                 |
  * | loggedOut.sessionEnded (unauthorized) | any page but /login         | /login?redirect=<that page> (not for /) |
+ * | loggedOut.sessionEnded (linkFailed)   | any page but /login         | /login, which says the link failed      |
  * | loggedOut.sessionEnded                | /login                      | stays; the guard sends SESSION.END.SEEN |
  * | loggedIn / singleLink                 | /login                      | afterLogin(?redirect)                  |
  * | singleLink                            | /affiliate/sleeper-otp      | /profile/my-loan                       |

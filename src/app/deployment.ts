@@ -8,13 +8,27 @@ import type { Environment } from '../../domain/environment'
 import type { ApiClient } from '../api/client'
 
 let latest: Promise<Environment | null> | undefined
+const listeners = new Set<(environment: Environment) => void>()
 
 /** Asks the server; null when it cannot say. Quiet: a failure never replaces the page with the error page. */
 export function fetchDeployment(api: ApiClient, signal?: AbortSignal): Promise<Environment | null> {
   latest = Promise.resolve()
     .then(() => api.call(getEnvironment, {}, { signal, quiet: true }))
+    .then((environment) => {
+      for (const listener of listeners) listener(environment)
+      return environment
+    })
     .catch(() => null)
   return latest
+}
+
+/**
+ * Calls `listener` with every answer from now on (the journey's sandbox facts read the instance's sandbox mode
+ * from it, docs/decisions/0039). Answers the function that stops it.
+ */
+export function onDeployment(listener: (environment: Environment) => void): () => void {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
 }
 
 /** The answer of the last request, or null when none was made (a page without the layout, a unit test). */

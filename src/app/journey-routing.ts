@@ -45,7 +45,31 @@ export class UnrecognisedFlowError extends Error {
   }
 }
 
-/** What each guard effect does in the app; an effect without a handler is ignored. */
+/**
+ * Spec section 8, "Unknown routing middleware: 500 'Unknown middleware'": a guard effect (the journey guards'
+ * middleware) this app has no notion of. The router shows its error page with the status and the message.
+ */
+export class UnknownMiddlewareError extends Error {
+  readonly status = 500
+  readonly middleware: string
+  constructor(middleware: string) {
+    super('Unknown middleware')
+    this.name = 'UnknownMiddlewareError'
+    this.middleware = middleware
+  }
+}
+
+/** Every guard effect the journey model can ask for; the type checker keeps it complete. */
+const knownEffects = {
+  startSandbox: true,
+  setProgress30: true,
+  removeCookie: true,
+  logout: true,
+  loadProfileAndFlow: true,
+  loadLoanAndSchedule: true,
+} satisfies Record<GuardEffect['type'], true>
+
+/** What each guard effect does in the app; a known effect without a handler is ignored. */
 export type JourneyEffectHandlers = {
   [K in GuardEffect['type']]?: (effect: Extract<GuardEffect, { type: K }>) => void
 }
@@ -75,7 +99,8 @@ function toJourneyLocation(location: RouterLocation): JourneyLocation {
   return { pathname: location.pathname, search: location.searchStr ?? '' }
 }
 
-function perform(handlers: JourneyEffectHandlers, effect: GuardEffect) {
+export function perform(handlers: JourneyEffectHandlers, effect: GuardEffect) {
+  if (!Object.hasOwn(knownEffects, effect.type)) throw new UnknownMiddlewareError(String(effect.type))
   const handler = handlers[effect.type] as ((e: GuardEffect) => void) | undefined
   handler?.(effect)
 }

@@ -2,7 +2,8 @@
  * The journey's wiring in the app: the auth session feeds the browser's flow-sync machine the facts the routing
  * reads (SESSION.CHANGED); the machine asks the flow, and the actual application when a flow's routing reads it
  * (the cash-pickup page, the facebook step); the router context gets the actor, the cookie reader and the guard
- * effects.
+ * effects. The sandbox facts come from three places: the QA cookie, the instance's sandbox mode (the deployment's
+ * answer, GET /public/environment) and the client's own (their profile); docs/decisions/0039.
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { getFlow } from '../../domain/contract/journey'
@@ -11,6 +12,7 @@ import { type ClientFacts, SANDBOX_COOKIE, type SessionFacts } from '../../domai
 import { type AuthSnapshot, type AuthUser, isLoggedIn, isSettled } from '../../machines/auth.machine'
 import type { createApiClient } from '../api/client'
 import { readCookie, removeCookie } from './cookies'
+import { onDeployment } from './deployment'
 import { createFlowSyncActor } from './flow-sync-actor'
 import type { JourneyRouting } from './journey-routing'
 import type { AuthActor } from './services'
@@ -18,21 +20,23 @@ import type { AuthActor } from './services'
 /** The client fields the journey rules read, from the session's user (GET /private/client). */
 function clientFactsOf(user: AuthUser | null): ClientFacts | null {
   if (!user || user.status === undefined) return null
-  const extra = user as AuthUser & { soldDebt?: boolean; closedLoansCount?: number }
+  const extra = user as AuthUser & { soldDebt?: boolean; closedLoansCount?: number; sandbox?: boolean }
   return {
     firstName: user.firstName ?? null,
     status: user.status,
     soldDebt: extra.soldDebt ?? false,
     closedLoansCount: extra.closedLoansCount ?? 0,
     phoneVerified: user.phoneVerified ?? true,
+    sandbox: extra.sandbox ?? false,
   }
 }
 
-function sessionFactsOf(snapshot: AuthSnapshot): SessionFacts {
+function sessionFactsOf(snapshot: AuthSnapshot, instanceSandbox: boolean): SessionFacts {
   const admin = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'user'
   return {
     admin,
     qaDisableFlow: readCookie(SANDBOX_COOKIE) !== null,
+    instanceSandbox,
     client: admin ? null : clientFactsOf(snapshot.context.user),
   }
 }
@@ -56,17 +60,23 @@ export function createJourneyRouting({
     getApplication: (signal) => api.call(getActualApplication, {}, { signal, quiet: true }),
   })
   let last = ''
+  // The instance's sandbox mode, as the deployment's last answer said (off until it has answered).
+  let instanceSandbox = false
   const publish = (snapshot: AuthSnapshot) => {
     if (!isSettled(snapshot)) return
     // A single-link session sees my loan only: it has no journey of its own.
     const loggedIn = isLoggedIn(snapshot) && snapshot.context.claims?.type === 'client'
-    const facts = sessionFactsOf(snapshot)
+    const facts = sessionFactsOf(snapshot, instanceSandbox)
     const key = JSON.stringify([loggedIn, facts])
     if (key === last) return
     last = key
     actor.send({ type: 'SESSION.CHANGED', loggedIn, facts })
   }
   auth.subscribe(publish)
+  onDeployment((environment) => {
+    instanceSandbox = environment.sandboxMode
+    publish(auth.getSnapshot())
+  })
   publish(auth.getSnapshot())
   return {
     actor,

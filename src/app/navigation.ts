@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@tanstack/react-router'
-import { storeCampaignFromUrl } from '../features/campaign/store-campaign'
+import type { Metric } from 'web-vitals'
+import { storeAnalyticsQueryFromLanding, storeCampaignFromUrl } from '../features/campaign/store-campaign'
 import type { ShellActor } from './services'
 
 declare global {
@@ -9,11 +10,47 @@ declare global {
 }
 
 /**
+ * Real-user metrics (issue 21, item 4): LCP, INP and CLS, each once per page load, to the tag manager beside the
+ * page views. The `web-vitals` library is fetched only after the page has loaded, so it is never on the path to
+ * the first paint; its observers read the buffered entries, so nothing that happened before is missed.
+ */
+export function reportWebVitals() {
+  const start = () => {
+    import('web-vitals')
+      .then(({ onCLS, onINP, onLCP }) => {
+        const send = ({ name, value, rating, id, navigationType }: Metric) => {
+          window.dataLayer ??= []
+          window.dataLayer.push({
+            event: 'web_vitals',
+            metric_name: name,
+            // CLS is a unitless score; LCP and INP are milliseconds.
+            metric_value: name === 'CLS' ? Math.round(value * 1000) / 1000 : Math.round(value),
+            metric_rating: rating,
+            metric_id: id,
+            navigation_type: navigationType,
+            page_path: window.location.pathname,
+          })
+        }
+        onLCP(send)
+        onINP(send)
+        onCLS(send)
+      })
+      // A failed fetch (offline, a deploy replaced the chunk) costs the metrics only, never the page.
+      .catch(() => {})
+  }
+  if (document.readyState === 'complete') setTimeout(start, 0)
+  else window.addEventListener('load', () => setTimeout(start, 0), { once: true })
+}
+
+/**
  * Route-change side effects of spec section 2: popups close and a stale full-page error clears before the new
- * page loads; campaign parameters are kept; a page view goes to the tag manager once the page has resolved.
+ * page loads; campaign parameters are kept (and the landing address's analytics query); a page view goes to the tag manager once the page has resolved,
+ * and the page load's web vitals once they are final.
  */
 export function trackNavigation(router: AnyRouter, shell: ShellActor) {
   storeCampaignFromUrl(window.location.search)
+  storeAnalyticsQueryFromLanding(window.location.search)
+  reportWebVitals()
   router.subscribe('onBeforeNavigate', ({ pathChanged }) => {
     if (pathChanged) shell.send({ type: 'navigated' })
   })

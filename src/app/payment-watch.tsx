@@ -8,7 +8,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useActorRef } from '@xstate/react'
 import { useEffect, useMemo, useState } from 'react'
-import { formatPhp } from '../../domain/money'
+import { formatPhp } from '../../domain/format'
 import {
   type LoanChanges,
   type PaymentWatchInput,

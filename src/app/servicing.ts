@@ -52,7 +52,7 @@ import { type AuthSnapshot, isLoggedIn } from '../../machines/auth.machine'
 import type { CodeSent } from '../../machines/code-request.machine'
 import type { ApplicationRef, SignInput } from '../../machines/extension-flow.machine'
 import type { LoanFacts } from '../../machines/payment-watch.machine'
-import type { ApiClient, CallOptions } from '../api/client'
+import { type ApiClient, ApiError, type CallOptions } from '../api/client'
 import { useApi, useAuthActor } from './app-context'
 
 export const servicingKeys = {
@@ -239,11 +239,34 @@ export function useClientSession(): boolean {
   return useSelector(useAuthActor(), isClientSession)
 }
 
+/**
+ * Spec section 4: a single-link session loads the loan, and is logged out if that call fails. Which failures
+ * count: a refusal (any 4xx; a 401/403 has already ended the session through API.UNAUTHORIZED) and an answer
+ * the contract cannot read (the link's session has no loan we can show). Not counted: a 5xx or no answer at all
+ * (the API client reports both as 500+, and the shell shows the full-page error with its retry: the link
+ * may still work a moment later), nor a call cancelled by the page itself.
+ */
+export function endsSingleLink(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status < 500
+  if (v.isValiError(error)) return true
+  return false
+}
+
 export function useActiveLoan(enabled = true) {
   const api = useApi()
+  const auth = useAuthActor()
   return useQuery({
     queryKey: servicingKeys.activeLoan,
-    queryFn: ({ signal }) => fetchActiveLoan(api, { signal }),
+    queryFn: async ({ signal }) => {
+      try {
+        return await fetchActiveLoan(api, { signal })
+      } catch (error) {
+        // The machine ends the session (SINGLE_LINK.FAILED): the route guards take it to /login, which says why.
+        if (!signal.aborted && auth.getSnapshot().matches('singleLink') && endsSingleLink(error))
+          auth.send({ type: 'SINGLE_LINK.FAILED' })
+        throw error
+      }
+    },
     staleTime: 0,
     enabled,
   })

@@ -4,10 +4,14 @@
  * of these bundles are not part of the home route's JavaScript.
  */
 /**
+ * `tracking` is on no route either: the device-data consent notice (src/ui/layout/client-extras.tsx) loads it
+ * with its own code, only for a logged-in client, after the page has loaded.
+ *
  * `sandbox` is on no route: the sandbox panel (src/features/sandbox/sandbox-panel.tsx) loads it with its own code,
  * only in a browser holding the QA cookie.
  */
 export const routeBundles = [
+  'auth',
   'journey',
   'application',
   'repay',
@@ -15,14 +19,24 @@ export const routeBundles = [
   'admin',
   'content',
   'sandbox',
+  'tracking',
 ] as const
 export type RouteBundle = (typeof routeBundles)[number]
 
 const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
+  // The account's pages and the code steps (sign-up, login, recovery, the profile's changes, signing with a
+  // code): out of the public pages' JavaScript (issue 21 item 3).
+  ['/login', ['auth']],
+  ['/recover', ['auth']],
+  ['/affiliate', ['auth']],
+  ['/registration', ['auth']],
+  ['/application', ['auth']],
+  ['/profile', ['auth']],
   // The registration steps, and the summary where the client reads and signs the agreement.
   ['/registration', ['journey', 'application']],
   ['/application', ['application']],
-  ['/profile', ['application']],
+  // The profile's device-data consent setting reads the tracking texts (ADR 0042).
+  ['/profile', ['application', 'tracking']],
   // Paying back: My loan and the repayment page show the payment watch's toast and the channels' texts.
   ['/profile/my-loan', ['repay']],
   ['/profile/repayment', ['repay']],
@@ -31,9 +45,10 @@ const byPrefix: [prefix: string, bundles: RouteBundle[]][] = [
   ['/repay', ['repay']],
   // The sandbox gateway's checkout page (issue 16).
   ['/sandbox', ['repay']],
-  // The content pages' own texts (issue 19: out of the home page's JavaScript); the FAQ and contact stay in the
-  // shell, since the home page and the footer show parts of them.
+  // The content pages' own texts (issue 19: out of the home page's JavaScript); contact stays in the shell, since
+  // the footer shows parts of it, and so do the FAQ's first questions, which the home page shows (issue 21).
   ['/about', ['content']],
+  ['/faq', ['content']],
   ['/how-to-apply', ['content']],
   ['/payment-info', ['content']],
   ['/promo', ['content']],

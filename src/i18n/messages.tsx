@@ -3,9 +3,9 @@
  * holds the shell and the content pages; each feature with many texts has its own file under `en/`, merged in
  * under the feature's key. Components read typed messages with `useMessages()`.
  *
- * Every page gets the shell, calculator and account texts before the first render (`loadMessages`). The texts
- * only some pages read (`src/i18n/bundles.ts`: the registration steps, the application screens, repayment,
- * the legal documents) are loaded by the root route's `beforeLoad` before such a page renders
+ * Every page gets the shell and calculator texts before the first render (`loadMessages`). The texts
+ * only some pages read (`src/i18n/bundles.ts`: the account's pages, the registration steps, the application
+ * screens, repayment, the legal documents) are loaded by the root route's `beforeLoad` before such a page renders
  * (`ensureMessages`), which keeps them out of the home page's JavaScript (issue 3's 170 KB budget).
  */
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react'
@@ -19,6 +19,7 @@ import type enJourney from './locales/en/journey.json'
 import type enLegal from './locales/en/legal.json'
 import type enRepay from './locales/en/repay.json'
 import type enSandbox from './locales/en/sandbox.json'
+import type enTracking from './locales/en/tracking.json'
 import type en from './locales/en.json'
 
 export type Messages = typeof en & {
@@ -31,19 +32,20 @@ export type Messages = typeof en & {
   admin: typeof enAdmin
   content: typeof enContent
   sandbox: typeof enSandbox
+  tracking: typeof enTracking
 }
 export type Locale = 'en'
 
 const startup = async () => {
-  const [base, calculator, auth] = await Promise.all([
+  const [base, calculator] = await Promise.all([
     import('./locales/en.json'),
     import('./locales/en/calculator.json'),
-    import('./locales/en/auth.json'),
   ])
-  return { ...base.default, calculator: calculator.default, auth: auth.default }
+  return { ...base.default, calculator: calculator.default }
 }
 
 const bundleLoaders: Record<RouteBundle, () => Promise<unknown>> = {
+  auth: () => import('./locales/en/auth.json').then((m) => m.default),
   journey: () => import('./locales/en/journey.json').then((m) => m.default),
   application: () => import('./locales/en/application.json').then((m) => m.default),
   repay: () => import('./locales/en/repay.json').then((m) => m.default),
@@ -51,6 +53,7 @@ const bundleLoaders: Record<RouteBundle, () => Promise<unknown>> = {
   admin: () => import('./locales/en/admin.json').then((m) => m.default),
   content: () => import('./locales/en/content.json').then((m) => m.default),
   sandbox: () => import('./locales/en/sandbox.json').then((m) => m.default),
+  tracking: () => import('./locales/en/tracking.json').then((m) => m.default),
 }
 
 // The texts loaded so far. The route bundles are absent until `ensureMessages` loads them; the root route

@@ -1,4 +1,4 @@
-import { createRootRouteWithContext, HeadContent, Outlet } from '@tanstack/react-router'
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
 import { useShell } from '../app/app-context'
 import { sessionEndGuard } from '../app/auth-guards'
@@ -6,6 +6,7 @@ import { useAuth } from '../features/auth/use-auth'
 import { ensureMessagesFor, useMessages } from '../i18n/messages'
 import type { RouterContext } from '../router'
 import { ServerFailurePage } from '../ui/errors/server-failure-page'
+import { DocumentTitle } from '../ui/layout/document-title'
 import { Layout } from '../ui/layout/layout'
 import { Notices } from '../ui/shell/notices'
 
@@ -25,10 +26,10 @@ function Root() {
   const { loggedIn, singleLink, user, send } = useAuth()
   const m = useMessages()
   // A single-link session has no client record to name; its menu holds my loan and its logout only.
-  const headerUser = singleLink ? { firstName: m.auth.menu.singleLinkName } : loggedIn ? user : null
+  const headerUser = singleLink ? { firstName: m.layout.singleLinkName } : loggedIn ? user : null
   return (
     <>
-      <HeadContent />
+      <DocumentTitle />
       <Layout user={headerUser} singleLink={singleLink} onLogout={() => send({ type: 'LOGOUT' })}>
         {failure ? <ServerFailurePage status={failure.status} path={failure.path} /> : <Outlet />}
       </Layout>

@@ -157,7 +157,7 @@ describe('additional and repeat loans', () => {
         .where(eq(applicationDecision.applicationId, app.id))
       const rules = decision!.rules as { rule: string; passed: boolean; detail: string }[]
       expect(rules.find((r) => r.rule === 'additional_loan')).toMatchObject({ passed: true })
-      expect(decision!.reasons).toContain('limit: First-loan limit: ₱10 000.00.')
+      expect(decision!.reasons).toContain('limit: First-loan limit: ₱10,000.00.')
 
       // Two loans run: nothing more is available, and a third is refused with the rule's reason.
       const view = await me(c)
@@ -304,8 +304,8 @@ describe('additional and repeat loans', () => {
         .where(eq(applicationDecision.applicationId, app.id))
       expect(decision!.reasons).toEqual(
         expect.arrayContaining([
-          'limit: First-loan limit: ₱10 000.00.',
-          'limit: Loan 1 repaid on time: +₱2 000.00 -> ₱12 000.00.',
+          'limit: First-loan limit: ₱10,000.00.',
+          'limit: Loan 1 repaid on time: +₱2,000.00 -> ₱12,000.00.',
         ]),
       )
     })

@@ -5,7 +5,7 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { printedPhp } from '../../server/services/lending/documents'
+import { formatPhpText } from '../../domain/format'
 import {
   amendmentDocumentName,
   amendmentRates,
@@ -109,13 +109,13 @@ describe('extension documents', () => {
     expect(text).toMatch(/amends the loan agreement of loan L00000012, which otherwise stays in force/)
     expect(text).toContain('New due date: Dec 25, 2026')
     expect(text).toContain('Due date before the extension: Nov 25, 2026')
-    expect(text).toContain(`Extension fee: ${printedPhp(342_00)}`)
-    expect(text).toContain(printedPhp(6_000_00))
+    expect(text).toContain(`Extension fee: ${formatPhpText(342_00)}`)
+    expect(text).toContain(formatPhpText(6_000_00))
     expect(text).toContain('5.70% per month')
     expect(text).toContain('whole price of the added days')
     expect(text).toContain('no interest accrues on top')
     expect(text).toContain('Nov 24, 2026')
-    expect(text).toContain(printedPhp(8_118_00))
+    expect(text).toContain(formatPhpText(8_118_00))
     expect(text).toContain('2 of at most 5')
     expect(text).toContain('one-time code')
   })
@@ -125,14 +125,14 @@ describe('extension documents', () => {
     expect(text).toContain('DISCLOSURE STATEMENT ON LOAN TRANSACTION')
     expect(text).toContain('Renewal: extension 2 of loan L00000012')
     expect(text).toContain('Republic Act No. 3765')
-    expect(text).toContain(`2. Amount financed (principal still owed): ${printedPhp(6_000_00)}`)
-    expect(text).toContain(`a. Extension fee (30 days): ${printedPhp(342_00)}`)
-    expect(text).toContain(`b. Interest for the added days: ${printedPhp(0)}`)
-    expect(text).toContain(`Total finance charges: ${printedPhp(342_00)}`)
-    expect(text).toContain(printedPhp(6_120_50))
+    expect(text).toContain(`2. Amount financed (principal still owed): ${formatPhpText(6_000_00)}`)
+    expect(text).toContain(`a. Extension fee (30 days): ${formatPhpText(342_00)}`)
+    expect(text).toContain(`b. Interest for the added days: ${formatPhpText(0)}`)
+    expect(text).toContain(`Total finance charges: ${formatPhpText(342_00)}`)
+    expect(text).toContain(formatPhpText(6_120_50))
     expect(text).toContain('5.70% per month; 69.35% per year')
     expect(text).toContain('Dec 25, 2026')
-    expect(text).toContain(printedPhp(8_118_00))
+    expect(text).toContain(formatPhpText(8_118_00))
     expect(text).toContain('5% per month of the overdue amount')
     expect(text).toContain('one-time code')
   })
@@ -157,15 +157,15 @@ describe('payment schedule documents', () => {
     expect(text).toContain('PAYMENT SCHEDULE AGREEMENT')
     expect(text).toContain('Maria Santos')
     expect(text).toMatch(/which otherwise stays in force/)
-    expect(text).toContain(`1 | Dec 22, 2026 | ${printedPhp(3_305_00)} | ${printedPhp(180_00)}`)
-    expect(text).toContain(`2 | Jan 21, 2027 | ${printedPhp(3_305_00)} | ${printedPhp(180_00)}`)
-    expect(text).toContain(`Total | | ${printedPhp(6_610_00)} | ${printedPhp(360_00)}`)
+    expect(text).toContain(`1 | Dec 22, 2026 | ${formatPhpText(3_305_00)} | ${formatPhpText(180_00)}`)
+    expect(text).toContain(`2 | Jan 21, 2027 | ${formatPhpText(3_305_00)} | ${formatPhpText(180_00)}`)
+    expect(text).toContain(`Total | | ${formatPhpText(6_610_00)} | ${formatPhpText(360_00)}`)
     expect(text).toContain('0.10% a day')
     expect(text).toContain('3.00% per month')
     expect(text).toContain('2 monthly instalments')
     expect(text).toContain('saves the interest of the periods not yet started')
-    expect(text).toContain(printedPhp(8_000_00))
-    expect(text).toContain(printedPhp(7_640_00))
+    expect(text).toContain(formatPhpText(8_000_00))
+    expect(text).toContain(formatPhpText(7_640_00))
     expect(text).not.toContain('configured rate would charge')
   })
 
@@ -173,10 +173,10 @@ describe('payment schedule documents', () => {
     const text = await textOf(await renderScheduleDisclosure(schedule))
     expect(text).toContain('DISCLOSURE STATEMENT ON LOAN TRANSACTION')
     expect(text).toContain('Renewal: payment schedule (restructuring) of loan L00000013')
-    expect(text).toContain(`1. Amount financed (principal still owed): ${printedPhp(6_000_00)}`)
-    expect(text).toContain(printedPhp(6_250_00))
-    expect(text).toContain(`Total finance charges: ${printedPhp(360_00)}`)
-    expect(text).toContain(`6. Total amount to be paid: ${printedPhp(6_610_00)}`)
+    expect(text).toContain(`1. Amount financed (principal still owed): ${formatPhpText(6_000_00)}`)
+    expect(text).toContain(formatPhpText(6_250_00))
+    expect(text).toContain(`Total finance charges: ${formatPhpText(360_00)}`)
+    expect(text).toContain(`6. Total amount to be paid: ${formatPhpText(6_610_00)}`)
     expect(text).toContain('3.00% per month; 36.50% per year')
     expect(text).toContain('Dec 22, 2026')
     expect(text).toContain('when its period starts')
@@ -187,9 +187,9 @@ describe('payment schedule documents', () => {
     const capped = { ...schedule, interest: 300_00, total: 6_550_00, legalRoom: 300_00 }
     const text = await textOf(await renderScheduleDisclosure(capped))
     expect(text).toContain(
-      `The configured rate would charge ${printedPhp(360_00)}; the interest is lowered to ${printedPhp(300_00)}`,
+      `The configured rate would charge ${formatPhpText(360_00)}; the interest is lowered to ${formatPhpText(300_00)}`,
     )
-    expect(text).toContain(`after its interest: ${printedPhp(0)}`)
+    expect(text).toContain(`after its interest: ${formatPhpText(0)}`)
   })
 
   it('a long schedule flows onto a second page', async () => {

@@ -102,8 +102,11 @@ function arbitraryOf(schema: Json | undefined, depth = 0): fc.Arbitrary<unknown>
   switch (type) {
     case 'string':
       return stringArbitrary(schema)
-    case 'integer':
-      return fc.integer({ min: schema.minimum ?? 0, max: Math.min(schema.maximum ?? 1_000, 1_000_000_000) })
+    case 'integer': {
+      // Bounded above the minimum, which can be large (an epoch-millisecond time).
+      const min = schema.minimum ?? 0
+      return fc.integer({ min, max: Math.min(schema.maximum ?? min + 1_000, min + 1_000_000_000) })
+    }
     case 'number':
       return fc.double({ min: schema.minimum ?? 0, max: schema.maximum ?? 1_000, noNaN: true })
     case 'boolean':

@@ -166,6 +166,29 @@ export async function expectOk(answer: Promise<Answer> | Answer, status = 200): 
   return a
 }
 
+/**
+ * After registration a new payout account needs the SMS code (purpose payout_change, tests/api/payout-change.test.ts):
+ * asks for it, reads it from the outbox and adds a bank transfer account to `accountNumber` with it (201).
+ */
+export async function addBankAccountWithCode(
+  t: TestApp,
+  c: { token: string; phone: string },
+  accountNumber: string,
+): Promise<Answer> {
+  await expectOk(call(t, 'POST', '/private/client/disbursement-type/send-code', {}, { token: c.token }))
+  const code = await lastCode(t, c.phone, 'payout_change')
+  return expectOk(
+    call(
+      t,
+      'POST',
+      '/private/client/disbursement-type',
+      { type: 'bank_transfer', bankId: 1, accountNumber, code },
+      { token: c.token },
+    ),
+    201,
+  )
+}
+
 export const flow = async (t: TestApp, token: string) =>
   (await call<{ step: JourneyStep; status: string }>(t, 'GET', '/private/client/flow', undefined, { token }))
     .body.data

@@ -16,9 +16,11 @@ import {
   loan,
   loanDocument,
 } from '../../server/db/schema-lending'
+import { ScoringPendingError } from '../../server/providers/scoring'
+import { SCORING_RECHECK_MS } from '../../server/services/lending/jobs'
 import { createTestApp } from '../support/app'
-import { call, lastCode, later, type TestApp } from './identity-helpers'
-import { seedSmallPsgc } from './journey-helpers'
+import { call, later, type TestApp } from './identity-helpers'
+import { addBankAccountWithCode, seedSmallPsgc } from './journey-helpers'
 
 import {
   type AppView,
@@ -97,7 +99,7 @@ describe('lending API', () => {
     ])
     expect(decision!.inputs).toMatchObject({ amount: 5_000_00, term: 14, monthlyIncome: 28_000_00 })
     // Last, how the limit was reached (ADR 0030).
-    expect(decision!.reasons).toEqual(['sandbox: approve by default', 'limit: First-loan limit: ₱10 000.00.'])
+    expect(decision!.reasons).toEqual(['sandbox: approve by default', 'limit: First-loan limit: ₱10,000.00.'])
 
     // The offer is the pricing engine's for the application's figures: the same as the client's calculator offer.
     const offer = (
@@ -294,7 +296,7 @@ describe('lending API', () => {
     ])
     expect(waiting[0]!.decision?.reasons).toEqual([
       'sandbox: first name Manual',
-      'limit: First-loan limit: ₱10 000.00.',
+      'limit: First-loan limit: ₱10,000.00.',
     ])
     // A client's token is refused: the queue is the back office's.
     expect(
@@ -562,6 +564,85 @@ describe('lending API', () => {
     }
   })
 
+  it('a scoring provider still checking: verification (7) until it answers, and new figures make it new again', async () => {
+    const c = await readyClient(t, 'Juan')
+    const app = (await expectStatus(apply(t, c), 201)).body.data
+    const sandbox = t.deps.scoring
+    let checking = true
+    t.deps.scoring = {
+      ...sandbox,
+      async score(request) {
+        if (checking) throw new ScoringPendingError('the bureau is still checking')
+        return sandbox.score(request)
+      },
+    }
+    const start = Date.now()
+    const status = async () =>
+      (await call(t, 'GET', '/private/client/application/actual/status', undefined, { token: c.token })).body
+        .data
+    try {
+      await runJobs(t)
+      expect(await status()).toEqual({ id: app.id, status: 7 })
+      expect(await flowOf(t, c)).toEqual({ step: 'application_processing', status: 'completed' })
+      const [job] = await t.database.db.select().from(lendingJob).where(eq(lendingJob.applicationId, app.id))
+      expect(job).toMatchObject({ attempts: 0, doneAt: null })
+      // Asked again a minute later: still checking, still verification, and no decision written.
+      t.setClock(() => new Date(start + SCORING_RECHECK_MS + 1_000))
+      await runJobs(t)
+      expect((await actual(t, c)).status).toBe(7)
+      // The client lowers the amount: the new figures are scored from scratch, from new (1).
+      const changed = await expectStatus(
+        call<AppView>(
+          t,
+          'PUT',
+          `/private/client/application/${app.id}`,
+          { amount: { amount: 4_000_00, currency: 'PHP' } },
+          { token: c.token },
+        ),
+      )
+      expect(changed.body.data).toMatchObject({ status: 1, desiredLoanAmount: { amount: 4_000_00 } })
+      await runJobs(t)
+      expect((await actual(t, c)).status).toBe(7)
+      // The bureau answers: the engine decides from verification, on the figures it checked.
+      checking = false
+      t.setClock(() => new Date(start + 2 * SCORING_RECHECK_MS + 2_000))
+      await runJobs(t)
+      expect((await actual(t, c)).status).toBe(2)
+      const decisions = await t.database.db
+        .select()
+        .from(applicationDecision)
+        .where(eq(applicationDecision.applicationId, app.id))
+      expect(decisions).toHaveLength(1)
+      expect(decisions[0]!.inputs).toMatchObject({ amount: 4_000_00, applicationVersion: 2 })
+    } finally {
+      t.deps.scoring = sandbox
+      t.setClock(() => new Date())
+    }
+  })
+
+  it('a client may cancel an application in verification (7): canceled (5), and the answer that comes later is dropped', async () => {
+    const c = await readyClient(t, 'Pending')
+    const app = (await expectStatus(apply(t, c), 201)).body.data
+    await runJobs(t)
+    expect((await actual(t, c)).status).toBe(7)
+    await expectStatus(
+      call(t, 'POST', `/private/client/application/${app.id}/cancel`, {}, { token: c.token }),
+    )
+    const [row] = await t.database.db.select().from(application).where(eq(application.id, app.id))
+    expect(row!.status).toBe(5)
+    const start = Date.now()
+    try {
+      t.setClock(() => new Date(start + SCORING_RECHECK_MS + 1_000))
+      await runJobs(t)
+      const [after] = await t.database.db.select().from(application).where(eq(application.id, app.id))
+      expect(after!.status).toBe(5)
+      const [job] = await t.database.db.select().from(lendingJob).where(eq(lendingJob.applicationId, app.id))
+      expect(job!.doneAt).not.toBeNull()
+    } finally {
+      t.setClock(() => new Date())
+    }
+  })
+
   it('bad input is a 400 with field violations and writes nothing', async () => {
     const c = await readyClient(t, 'Juan')
     const cases: [unknown, string[]][] = [
@@ -807,20 +888,7 @@ describe('lending API', () => {
     // Registration is over: the new account needs the SMS code (tests/api/payout-change.test.ts), a code a
     // minute after the signing code.
     await later(t, 125_000, async () => {
-      await expectStatus(
-        call(t, 'POST', '/private/client/disbursement-type/send-code', {}, { token: c.token }),
-      )
-      const code = await lastCode(t, c.phone, 'payout_change')
-      await expectStatus(
-        call(
-          t,
-          'POST',
-          '/private/client/disbursement-type',
-          { type: 'bank_transfer', bankId: 1, accountNumber: '001122334455', code },
-          { token: c.token },
-        ),
-        201,
-      )
+      await addBankAccountWithCode(t, c, '001122334455')
     })
     await expectStatus(call(t, 'PUT', '/private/client/finish', {}, { token: c.token }))
     expect(await flowOf(t, c)).toEqual({ step: 'payout_processing', status: 'completed' })

@@ -5,6 +5,7 @@
  */
 import { inflateSync } from 'node:zlib'
 import { PDFArray, PDFDocument, PDFName, type PDFRawStream, type PDFStream } from 'pdf-lib'
+import type { DecisionInputs } from '../../server/services/lending/decision'
 import { type Answer, call, lastCode, type SignedUp, type TestApp } from './identity-helpers'
 import { aMinuteLater, applyBody, clientAt, expectOk, type PayoutChoice } from './journey-helpers'
 
@@ -108,3 +109,23 @@ export async function expectStatus<T>(
     throw new Error(`expected ${status}, got ${a.status}: ${JSON.stringify(a.body.response)}`)
   return a
 }
+
+/** A first-time applicant who passes every rule of the decision engine, with `over` changed. */
+export const decisionInputs = (over: Partial<DecisionInputs> = {}): DecisionInputs => ({
+  applicationId: 1,
+  applicationVersion: 1,
+  amount: 5_000_00,
+  term: 14,
+  total: 5_200_00,
+  clientStatus: 1,
+  age: 35,
+  monthlyIncome: 28_000_00,
+  monthlyExpenses: 12_000_00,
+  identityVerification: 'approved',
+  closedLoans: 0,
+  activeLoans: 0,
+  availableAmount: 10_000_00,
+  minAmount: 1_000_00,
+  interval: 100_00,
+  ...over,
+})

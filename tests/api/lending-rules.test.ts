@@ -5,39 +5,20 @@
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { defaultCalculatorConfig } from '../../domain/calculator-config'
+import { formatPhpText } from '../../domain/format'
 import { defaultPricingConfig } from '../../domain/pricing/config'
 import { computeOffer } from '../../domain/pricing/offer'
 import { sandboxPayout } from '../../server/providers/payout'
 import { halfOnGrid, sandboxScoring } from '../../server/providers/scoring'
-import { type DecisionInputs, evaluateRules } from '../../server/services/lending/decision'
+import { evaluateRules } from '../../server/services/lending/decision'
 import {
   disclosureFigures,
   monthlyEirHundredths,
-  printedPhp,
   renderAgreement,
   renderDisclosure,
 } from '../../server/services/lending/documents'
 import { addYear } from '../../server/services/lending/payout'
-import { pdfText } from './lending-helpers'
-
-const inputs = (over: Partial<DecisionInputs> = {}): DecisionInputs => ({
-  applicationId: 1,
-  applicationVersion: 1,
-  amount: 5_000_00,
-  term: 14,
-  total: 5_200_00,
-  clientStatus: 1,
-  age: 35,
-  monthlyIncome: 28_000_00,
-  monthlyExpenses: 12_000_00,
-  identityVerification: 'approved',
-  closedLoans: 0,
-  activeLoans: 0,
-  availableAmount: 10_000_00,
-  minAmount: 1_000_00,
-  interval: 100_00,
-  ...over,
-})
+import { decisionInputs as inputs, pdfText } from './lending-helpers'
 
 describe('decision rules', () => {
   it('passes a client who meets every rule, and leaves the decision to scoring', () => {
@@ -157,8 +138,8 @@ describe('loan documents', () => {
   }
 
   it('prints pesos with commas and centavos', () => {
-    expect(printedPhp(1_026_050)).toBe('PHP 10,260.50')
-    expect(printedPhp(5)).toBe('PHP 0.05')
+    expect(formatPhpText(1_026_050)).toBe('PHP 10,260.50')
+    expect(formatPhpText(5)).toBe('PHP 0.05')
   })
 
   it('the effective rate is the finance charge per principal per 30 days, rounded half up', () => {
@@ -184,7 +165,7 @@ describe('loan documents', () => {
       expect(doc.getPageCount()).toBeGreaterThanOrEqual(1)
       expect(doc.getTitle()).toBeTruthy()
       const text = await pdfText(bytes)
-      expect(text).toContain(printedPhp(offer.total.amount))
+      expect(text).toContain(formatPhpText(offer.total.amount))
       expect(text).toContain('Juan Dela Cruz')
       // Same inputs, same bytes: what is signed can be rendered again and compared.
       expect(Buffer.from(await render(input)).equals(Buffer.from(bytes))).toBe(true)

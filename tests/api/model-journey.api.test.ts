@@ -30,15 +30,15 @@ import { proposeAndApprove } from '../support/maker-checker'
 import {
   type ApiReplay,
   coverageFromHistory,
-  type Facts,
   formatApiCoverage,
-  type PlanRules,
   planCoverage,
   replayPlan,
 } from '../support/model-api'
+import { type JourneyFacts, journeyPlanRules, sandboxDataOf } from '../support/model-rules'
 import { type Staff, staffMember } from '../support/staff'
 import { type Answer, call, lastCode, later, type TestApp, verifiedClient } from './identity-helpers'
 import {
+  addBankAccountWithCode,
   applyBody,
   clientStepCalls,
   eventSenders,
@@ -49,134 +49,15 @@ import {
   type WalkFacts,
 } from './journey-helpers'
 
-/** What the server needs besides the step to accept an event (see `feasible`). */
-interface JourneyFacts extends Facts {
-  /** Registration finished (PUT /finish): a payout account selected, so the client may apply. */
-  finished: boolean
-  /** A payout failed and waits for a retry or the back office's cancel. */
-  payoutFailed: boolean
-  /** A loan is out (paid out or waiting at the cash pickup counter). */
-  loanRunning: boolean
-  /** The loan was repaid and not reopened: its payment can be reversed. */
-  repaid: boolean
-  /** An additional application was made (one per path: a second signature would need another code). */
-  additional: boolean
-  /** An additional application ended without a loan: the server sends RETURN_TO_LOAN itself. */
-  pendingReturn: boolean
-  /** The sandbox providers answer by the client's data, fixed at sign-up: one outcome per path. */
-  decision: string | null
-  verification: string | null
-  payout: string | null
-}
-
-const jobDecisions: Partial<Record<JourneyEventType, string>> = {
-  DECISION_APPROVED: 'approved',
-  DECISION_REJECTED: 'rejected',
-  DECISION_MANUAL: 'manual',
-  DECISION_DECREASE: 'decrease',
-  DECISION_INCREASE: 'increase',
-}
-const verifications: Partial<Record<JourneyEventType, string>> = {
-  VERIFICATION_APPROVED: 'approved',
-  VERIFICATION_RESUBMISSION: 'resubmission',
-  VERIFICATION_DECLINED: 'declined',
-}
-const payouts: Partial<Record<JourneyEventType, string>> = {
-  PAYOUT_SUCCEEDED: 'succeeded',
-  PAYOUT_CASH_PICKUP_READY: 'cash_pickup',
-  PAYOUT_FAILED: 'failed',
-}
-
-const rules: PlanRules<JourneyFacts> = {
-  machine: clientJourneyMachine,
-  events: journeyEventTypes,
-  initialFacts: {
-    finished: false,
-    payoutFailed: false,
-    loanRunning: false,
-    repaid: false,
-    additional: false,
-    pendingReturn: false,
-    decision: null,
-    verification: null,
-    payout: null,
-  },
-  leafOf: (value) => value as string,
-  feasible: (f, step, event) => {
-    const fixed = (outcome: string | undefined, current: string | null) =>
-      outcome === undefined || current === null || current === outcome
-    switch (event as JourneyEventType) {
-      case 'APPLY':
-        return f.finished && (step !== 'loan_page' || !f.additional)
-      case 'FINISH':
-        return !f.payoutFailed
-      case 'RETRY_PAYOUT':
-        return f.payoutFailed
-      case 'LOAN_CANCELLED':
-        return step === 'disbursement_type' && f.payoutFailed
-      case 'LOAN_REOPENED':
-        return f.repaid
-      case 'RETURN_TO_LOAN':
-        return false
-      case 'SIGN':
-        return !f.additional
-      default:
-        break
-    }
-    if (step === 'application_processing' && !fixed(jobDecisions[event as JourneyEventType], f.decision))
-      return false
-    return (
-      fixed(verifications[event as JourneyEventType], f.verification) &&
-      fixed(payouts[event as JourneyEventType], f.payout)
-    )
-  },
-  update: (f, from, event, to) => {
-    const e = event as JourneyEventType
-    const next = { ...f }
-    if (from === 'application_processing' && jobDecisions[e]) next.decision = jobDecisions[e]!
-    if (verifications[e]) next.verification = verifications[e]!
-    if (payouts[e]) next.payout = payouts[e]!
-    if (e === 'FINISH') next.finished = true
-    if (e === 'PAYOUT_FAILED') next.payoutFailed = true
-    if (e === 'RETRY_PAYOUT' || e === 'LOAN_CANCELLED') next.payoutFailed = false
-    if (e === 'PAYOUT_SUCCEEDED' || e === 'PAYOUT_CASH_PICKUP_READY' || e === 'LOAN_REOPENED')
-      next.loanRunning = true
-    if (e === 'LOAN_REPAID') Object.assign(next, { loanRunning: false, repaid: true })
-    if (e === 'LOAN_REOPENED') next.repaid = false
-    if (e === 'APPLY' && from === 'loan_page') next.additional = true
-    if ((to === 'no_loan_page' || to === 'reject_page') && f.loanRunning && e !== 'LOAN_REPAID')
-      next.pendingReturn = true
-    if (e === 'RETURN_TO_LOAN') next.pendingReturn = false
-    return next
-  },
-  automatic: (f, step) =>
-    f.pendingReturn && (step === 'no_loan_page' || step === 'reject_page') ? 'RETURN_TO_LOAN' : null,
-}
-
 /** The sandbox data that makes the providers answer as the path needs (README, Sandbox). */
 function walkFacts(f: JourneyFacts): WalkFacts {
-  const names: Record<string, string> = {
-    approved: 'Juan',
-    rejected: 'Reject',
-    manual: 'Manual',
-    decrease: 'Decrease',
-    increase: 'Increase',
+  const data = sandboxDataOf(f)
+  const payouts: Record<typeof data.payout, NonNullable<WalkFacts['payout']>> = {
+    cash_pickup: { type: 'cash_pickup' },
+    failing_bank: { type: 'bank_transfer', accountNumber: '001234560000' },
+    bank: { type: 'bank_transfer' },
   }
-  return {
-    firstName: names[f.decision ?? 'approved']!,
-    lastName:
-      f.verification === 'declined'
-        ? 'Declined Cruz'
-        : f.verification === 'resubmission'
-          ? 'Resubmit Cruz'
-          : 'Dela Cruz',
-    payout:
-      f.payout === 'cash_pickup'
-        ? { type: 'cash_pickup' }
-        : f.payout === 'failed'
-          ? { type: 'bank_transfer', accountNumber: '001234560000' }
-          : { type: 'bank_transfer' },
-  }
+  return { firstName: data.firstName, lastName: data.lastName, payout: payouts[data.payout] }
 }
 
 let t: TestApp
@@ -342,22 +223,11 @@ const codeSenders: Partial<Record<JourneyEventType, (w: Walk) => Promise<void>>>
     // Before registration is finished the first account needs no code (the walk's own sender).
     if (!finished.has(w.c.clientId)) return void (await eventSenders.SAVE_PAYOUT(w))
     await codeLater(w, async () => {
-      await expectOk(call(t, 'POST', '/private/client/disbursement-type/send-code', {}, { token: w.c.token }))
-      const code = await lastCode(t, w.c.phone, 'payout_change')
       const accountNumber =
         w.facts.payout.type === 'bank_transfer' && w.facts.payout.accountNumber
           ? '009876540000'
           : '009876543210'
-      await expectOk(
-        call(
-          t,
-          'POST',
-          '/private/client/disbursement-type',
-          { type: 'bank_transfer', bankId: 1, accountNumber, code },
-          { token: w.c.token },
-        ),
-        201,
-      )
+      await addBankAccountWithCode(t, w.c, accountNumber)
     })
   },
 }
@@ -418,7 +288,7 @@ for (const type of journeyEventTypes)
     callsOf.set(name, [...(callsOf.get(name) ?? []), type])
 
 const replay: ApiReplay<JourneyFacts, Walk> = {
-  rules,
+  rules: journeyPlanRules,
   start: async (path) => {
     const c = await verifiedClient(t)
     return { t, c, facts: walkFacts(path.facts), step: 'new_client_created', sent: [] }
@@ -499,7 +369,7 @@ const replay: ApiReplay<JourneyFacts, Walk> = {
 describe('the journey statechart through the API', () => {
   it('the planned paths reach every step and take every transition through real calls; out-of-step calls are 409', async () => {
     const started = Date.now()
-    const plan = planCoverage(rules)
+    const plan = planCoverage(journeyPlanRules)
     // Every transition of the model is on a planned path (100%, or the test fails).
     expect(plan.uncovered).toEqual([])
     const result = await replayPlan(replay, plan.paths)
@@ -523,7 +393,7 @@ describe('the journey statechart through the API', () => {
     const w: Walk = {
       t,
       c,
-      facts: walkFacts(rules.initialFacts),
+      facts: walkFacts(journeyPlanRules.initialFacts),
       step: 'new_client_created',
       sent: [],
     }

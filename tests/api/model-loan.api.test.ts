@@ -23,7 +23,6 @@ import type { PaymentSchedule } from '../../domain/contract/servicing-answers'
 import {
   type LoanEventType,
   type LoanLeaf,
-  leafOfValue,
   loanEventDefinitions,
   loanEventsAcceptedAt,
   loanEventTypes,
@@ -41,99 +40,14 @@ import { proposeAndApprove } from '../support/maker-checker'
 import {
   type ApiReplay,
   coverageFromHistory,
-  type Facts,
   formatApiCoverage,
-  type PlanRules,
   planCoverage,
   replayPlan,
 } from '../support/model-api'
+import { FAILING_REFUND_ACCOUNT, type LoanFacts, loanPlanRules } from '../support/model-rules'
 import { type Staff, staffMember } from '../support/staff'
 import { type Answer, call, lastCode, later, type SignedUp, type TestApp } from './identity-helpers'
-import { expectOk, seedSmallPsgc, walkTo } from './journey-helpers'
-
-interface LoanFacts extends Facts {
-  /** The payout's outcome, fixed by the client's payout account: 'ok' disburses, 'fail' leaves a draft to cancel. */
-  payout: string | null
-  /** A partial payment posted in this state that a reversal can undo without moving the loan. */
-  reversible: boolean
-  /** The loan was repaid by a payment that can be reversed (REOPENED, REOPENED_ON_SCHEDULE): the plan it was on. */
-  paidPlan: string | null
-  /** The client's payout account refuses refunds: an overpayment's credit stays on a paid loan. */
-  refundFails: boolean
-  /** An overpayment on a paid loan waits for its refund (sent by the payment's own call). */
-  refundPending: boolean
-  /** Extensions taken (each needs a fee paid). */
-  extensions: number
-  /** A schedule was agreed once (a second offer is not made). */
-  scheduled: boolean
-}
-
-/** A planning-only event: the client selects a new payout account (with its SMS code), one that refuses refunds. */
-const FAILING_REFUND_ACCOUNT = 'SELECT_FAILING_REFUND_ACCOUNT'
-
-const leafOf = (value: unknown) => leafOfValue(value as never)
-const planOfLeaf = (leaf: string) => leaf.split('.')[1] ?? null
-
-const rules: PlanRules<LoanFacts> = {
-  machine: loanLifecycleMachine,
-  events: loanEventTypes,
-  sideEvents: [FAILING_REFUND_ACCOUNT],
-  initialFacts: {
-    payout: null,
-    reversible: false,
-    paidPlan: null,
-    refundFails: false,
-    refundPending: false,
-    extensions: 0,
-    scheduled: false,
-  },
-  leafOf,
-  feasible: (f, leaf, event) => {
-    switch (event as LoanEventType | typeof FAILING_REFUND_ACCOUNT) {
-      case 'DISBURSED':
-        return f.payout !== 'fail'
-      case 'CANCELLED':
-        return f.payout !== 'ok'
-      case 'PAYMENT_REVERSED':
-        return f.reversible
-      case 'REOPENED':
-        return f.paidPlan === 'on_terms'
-      case 'REOPENED_ON_SCHEDULE':
-        return f.paidPlan === 'scheduled'
-      case 'CREDIT_REFUNDED':
-        return false
-      case 'CAUGHT_UP':
-        return leaf === 'active.scheduled.overdue'
-      case 'EXTENDED':
-        return f.extensions < 1
-      case 'SCHEDULE_AGREED':
-        return !f.scheduled && f.extensions === 0 && leaf === 'active.on_terms.current'
-      case FAILING_REFUND_ACCOUNT:
-        return leaf === 'paid' && !f.refundFails
-      default:
-        return true
-    }
-  },
-  update: (f, from, event, to) => {
-    const next = { ...f }
-    if (event === 'DISBURSED') next.payout = 'ok'
-    if (event === 'CANCELLED') next.payout = 'fail'
-    if (event === FAILING_REFUND_ACCOUNT) next.refundFails = true
-    // A partial payment is reversible while the loan stays where it was posted; on a paid loan only while its credit
-    // was not refunded.
-    if (event === 'PAYMENT_POSTED') {
-      next.reversible = from !== 'paid' || f.refundFails
-      next.refundPending = from === 'paid' && !f.refundFails
-    } else if (event === 'PAYMENT_REVERSED' || from !== to) next.reversible = false
-    if (event === 'CREDIT_REFUNDED') next.refundPending = false
-    if (event === 'REPAID') next.paidPlan = planOfLeaf(from)
-    if (event === 'REOPENED' || event === 'REOPENED_ON_SCHEDULE') next.paidPlan = null
-    if (event === 'EXTENDED') next.extensions = f.extensions + 1
-    if (event === 'SCHEDULE_AGREED') next.scheduled = true
-    return next
-  },
-  automatic: (f, leaf) => (f.refundPending && leaf === 'paid' ? 'CREDIT_REFUNDED' : null),
-}
+import { addBankAccountWithCode, expectOk, seedSmallPsgc, walkTo } from './journey-helpers'
 
 interface Subject {
   c: SignedUp
@@ -331,19 +245,8 @@ const senders: Record<string, (s: Subject, leaf: LoanLeaf) => Promise<void>> = {
   },
   [FAILING_REFUND_ACCOUNT]: (s) =>
     codeLater(s, async () => {
-      await expectOk(call(t, 'POST', '/private/client/disbursement-type/send-code', {}, { token: s.c.token }))
-      const code = await lastCode(t, s.c.phone, 'payout_change')
       // The sandbox payout refuses an account ending in 0000 (README, Sandbox).
-      await expectOk(
-        call(
-          t,
-          'POST',
-          '/private/client/disbursement-type',
-          { type: 'bank_transfer', bankId: 1, accountNumber: '009876540000', code },
-          { token: s.c.token },
-        ),
-        201,
-      )
+      await addBankAccountWithCode(t, s.c, '009876540000')
     }),
 }
 
@@ -381,7 +284,7 @@ const refusedWith = new Map<string, number>()
 let refusalCount = 0
 
 const replay: ApiReplay<LoanFacts, Subject> = {
-  rules,
+  rules: loanPlanRules,
   start: async (path) => {
     const w = await walkTo(t, 'payout_processing', {
       payout:
@@ -437,7 +340,7 @@ const replay: ApiReplay<LoanFacts, Subject> = {
 describe('the loan lifecycle statechart through the API', () => {
   it('the planned paths reach every state and take every transition through real calls; out-of-step calls are 409', async () => {
     const started = Date.now()
-    const plan = planCoverage(rules)
+    const plan = planCoverage(loanPlanRules)
     expect(plan.uncovered).toEqual([])
     const result = await replayPlan(replay, plan.paths)
     const report = coverageFromHistory(loanLifecycleMachine, (leaf) => stateValueOf(leaf as LoanLeaf), result)

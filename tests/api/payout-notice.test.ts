@@ -5,12 +5,13 @@
  */
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatDate } from '../../domain/format'
 import { paymentReferenceOf } from '../../domain/payments/reference'
 import { lendingJob, loan } from '../../server/db/schema-lending'
 import { createLogger } from '../../server/logger'
 import { createSandboxMessaging, type MessagingProvider } from '../../server/providers/messaging'
 import { drainJobs } from '../../server/services/lending/jobs'
-import { longDate, PAYOUT_NOTICE_JOB, runPayoutNotice } from '../../server/services/lending/payout-notice'
+import { PAYOUT_NOTICE_JOB, runPayoutNotice } from '../../server/services/lending/payout-notice'
 import { createTestApp } from '../support/app'
 import { outboxFor, type TestApp } from './identity-helpers'
 import { seedSmallPsgc } from './journey-helpers'
@@ -67,8 +68,8 @@ describe('payout notice', () => {
     expect(sms!.body).toContain('PHP 5,000.00')
     expect(sms!.body).toContain('BDO Unibank account ending 7890')
     expect(sms!.body).not.toContain('001234567890')
-    expect(longDate(l.dueDate)).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/)
-    expect(sms!.body).toContain(`by ${longDate(l.dueDate)}`)
+    expect(formatDate(l.dueDate)).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/)
+    expect(sms!.body).toContain(`by ${formatDate(l.dueDate)}`)
     const total = (l.total / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })
     expect(sms!.body).toContain(`repay PHP ${total}`)
     // The payment reference the repay pages ask for (issue 16, item 4).

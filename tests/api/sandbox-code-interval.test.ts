@@ -2,8 +2,8 @@
  * SANDBOX_CODE_INTERVAL_SECONDS (server/env.ts, docs/decisions/0018): a sandbox shortens the wait between two
  * codes to one number, as the end-to-end server does, and the server's answers follow it (nextCodeAt, the 429's
  * Retry-After that the code screens count down). The day limit stays five codes. The real minute is tested
- * everywhere else (identity-signup, signing-code-wait, ...): each test file has its own modules, so the setting
- * made here reaches no other file.
+ * everywhere else (identity-signup, signing-code-wait, ...). The API files share their modules (vite.config.ts,
+ * project api), so the setting made here is put back in afterAll, before the next file runs.
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

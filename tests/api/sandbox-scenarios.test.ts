@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto'
 import { and, desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ActiveLoan } from '../../domain/contract/lending-answers'
+import type { ReviewQueueItem } from '../../domain/back-office/review'
+import type { ActiveLoan, ApplicationStatusAnswer } from '../../domain/contract/lending-answers'
 import type { ScenarioOutcome, ScenarioSummary } from '../../domain/contract/sandbox-scenarios'
 import type { PaymentSchedule } from '../../domain/contract/servicing-answers'
 import {
@@ -27,8 +28,10 @@ import {
 } from '../../domain/sandbox/scenarios'
 import { auditEntry } from '../../server/db/schema-audit'
 import { clientJourney } from '../../server/db/schema-journey'
-import { application, loan } from '../../server/db/schema-lending'
+import { application, applicationDecision, lendingJob, loan } from '../../server/db/schema-lending'
+import { drainJobs, SCORING_PENDING_MAX_MS, SCORING_RECHECK_MS } from '../../server/services/lending/jobs'
 import { createTestApp } from '../support/app'
+import { useRealProviders } from '../support/real-providers'
 import { staffMember } from '../support/staff'
 import { type Answer, call, login, type TestApp, tokenOf } from './identity-helpers'
 import { adminToken, seedSmallPsgc } from './journey-helpers'
@@ -88,8 +91,61 @@ describe('sandbox scenarios', () => {
     }
   }
 
+  /** The application's decide job and the decisions taken on it. */
+  async function decisionTrail(applicationId: number) {
+    const db = t.database.db
+    const [job] = await db
+      .select()
+      .from(lendingJob)
+      .where(and(eq(lendingJob.applicationId, applicationId), eq(lendingJob.kind, 'decide')))
+    const decisions = await db
+      .select()
+      .from(applicationDecision)
+      .where(eq(applicationDecision.applicationId, applicationId))
+    return { job: job!, decisions }
+  }
+
   /** Scenario-specific checks through the client's own reads. */
   const checks: Partial<Record<ScenarioName, (token: string, outcome: ScenarioOutcome) => Promise<void>>> = {
+    'application-processing': async (token, outcome) => {
+      // The loading page: the flow is completed, the status polled is verification (7): the provider is checking.
+      expect(await get(token, '/private/client/flow')).toMatchObject({ status: 'completed' })
+      const polled = await get<ApplicationStatusAnswer>(token, '/private/client/application/actual/status')
+      expect(polled?.status).toBe(7)
+      // The provider was asked and answered "still evaluating": no decision, the job asks again in a minute, and
+      // the answer did not count as a failed attempt.
+      const { job, decisions } = await decisionTrail(outcome.applicationId!)
+      expect(decisions).toEqual([])
+      expect(job).toMatchObject({ doneAt: null, lockedUntil: null, attempts: 0 })
+      const [app] = await t.database.db
+        .select()
+        .from(application)
+        .where(eq(application.id, outcome.applicationId!))
+      expect(job.runAt.getTime()).toBeGreaterThanOrEqual(app!.createdAt.getTime() + SCORING_RECHECK_MS)
+    },
+    'application-decision-error': async (_token, outcome) => {
+      // One attempt, no retry: the refusal is final.
+      const { job, decisions } = await decisionTrail(outcome.applicationId!)
+      expect(job.doneAt).not.toBeNull()
+      expect(job.attempts).toBe(1)
+      expect(decisions).toMatchObject([
+        { source: 'engine', outcome: 'error', reasons: ['scoring failed: ScoringRefusedError'] },
+      ])
+      // In the back office's review queue, as a decision error.
+      const queue = await get<ReviewQueueItem[]>(
+        admin,
+        '/private/back-office/review-queue?kind=error&perPage=200',
+      )
+      expect(queue.find((item) => item.id === outcome.applicationId)).toMatchObject({ status: 401 })
+    },
+    'application-canceled': async (token, outcome) => {
+      const polled = await get<ApplicationStatusAnswer>(token, '/private/client/application/actual/status')
+      expect(polled?.status).toBe(5)
+      // Approved before the client cancelled; the job is done.
+      const { job, decisions } = await decisionTrail(outcome.applicationId!)
+      expect(job.doneAt).not.toBeNull()
+      expect(decisions.map((d) => d.outcome)).toEqual(['approve'])
+    },
     'loan-due-tomorrow': async (token) => {
       const l = await get<ActiveLoan>(token, '/private/client/loan/active')
       expect(l.repaymentInvoice.dueDays).toBe(1)
@@ -183,6 +239,58 @@ describe('sandbox scenarios', () => {
     expect([back.status, back.body.response.code]).toEqual([409, 'scenarioUnreachable'])
   })
 
+  it('puts an existing client in the application states from where they stand, when their name allows it', async () => {
+    // A client who only signed up has no name yet: the scenario's own name decides the scoring.
+    const signedUp = await run('journey-details')
+    const failed = await run('application-decision-error', { clientId: signedUp.body.data.clientId })
+    expect(failed.status, JSON.stringify(failed.body.response)).toBe(201)
+    expect(failed.body.data).toMatchObject({ journeyStep: 'manual_page', applicationStatus: 401 })
+    const waiting = (await run('journey-details')).body.data.clientId
+    const pending = await run('application-processing', { clientId: waiting })
+    expect(pending.status, JSON.stringify(pending.body.response)).toBe(201)
+    expect(pending.body.data).toMatchObject({ journeyStep: 'application_processing', applicationStatus: 7 })
+    // While the decision is pending, no walk starts.
+    const busy = await run('application-canceled', { clientId: waiting })
+    expect([busy.status, busy.body.response.code]).toEqual([409, 'scenarioUnreachable'])
+    // Juan (registered, no application) cancels an approved application, then may apply again.
+    const juan = (await run('journey-ready-to-apply')).body.data.clientId
+    const canceled = await run('application-canceled', { clientId: juan })
+    expect(canceled.status, JSON.stringify(canceled.body.response)).toBe(201)
+    expect(canceled.body.data).toMatchObject({ journeyStep: 'no_loan_page', applicationStatus: 5 })
+    // His own name is scored, and Juan is approved: a decision error is out of his reach.
+    const notHim = await run('application-decision-error', { clientId: juan })
+    expect([notHim.status, notHim.body.response.code]).toEqual([409, 'scenarioUnreachable'])
+    const again = await run('application-approved', { clientId: juan })
+    expect(again.status, JSON.stringify(again.body.response)).toBe(201)
+    expect(again.body.data).toMatchObject({ journeyStep: 'otp_agreement', applicationStatus: 2 })
+  })
+
+  it('a pending decision is asked again each minute, and after a day without an answer is a decision error', async () => {
+    const answer = await run('application-processing')
+    const { applicationId } = answer.body.data
+    const start = Date.now()
+    try {
+      t.setClock(() => new Date(start + SCORING_RECHECK_MS + 1_000))
+      await drainJobs(t.deps)
+      let trail = await decisionTrail(applicationId!)
+      expect(trail.decisions).toEqual([])
+      expect(trail.job).toMatchObject({ doneAt: null, attempts: 0 })
+      expect((await stored(answer.body.data.clientId)).applicationStatus).toBe(7)
+      t.setClock(() => new Date(start + SCORING_PENDING_MAX_MS + 1_000))
+      await drainJobs(t.deps)
+      trail = await decisionTrail(applicationId!)
+      expect(trail.decisions).toMatchObject([
+        { outcome: 'error', reasons: ['scoring failed: ScoringPendingError'] },
+      ])
+      expect(await stored(answer.body.data.clientId)).toMatchObject({
+        step: 'manual_page',
+        applicationStatus: 401,
+      })
+    } finally {
+      t.setClock(() => new Date())
+    }
+  })
+
   it('refuses an unknown name (404), a bad body (400), an unknown client (404) and a role without sandbox (403)', async () => {
     const unknown = await run('loan-on-mars')
     expect([unknown.status, unknown.body.response.code]).toEqual([404, 'scenarioNotFound'])
@@ -201,32 +309,14 @@ describe('sandbox scenarios', () => {
 
   it('is absent on a server without sandbox adapters, like the sandbox clock', async () => {
     const d = t.deps
-    const saved = {
-      captcha: d.captcha,
-      messaging: d.messaging,
-      identityVerification: d.identityVerification,
-      bankData: d.bankData,
-      scoring: d.scoring,
-      payout: d.payout,
-      paymentGateway: d.paymentGateway,
-    }
-    const real = <T extends { name: string }>(p: T) => ({ ...p, name: 'real' })
-    Object.assign(d, {
-      captcha: real(d.captcha),
-      messaging: { ...real(d.messaging), channels: undefined },
-      identityVerification: real(d.identityVerification),
-      bankData: real(d.bankData),
-      scoring: real(d.scoring),
-      payout: real(d.payout),
-      paymentGateway: real(d.paymentGateway),
-    })
+    const restore = useRealProviders(d)
     try {
       expect((await run('loan-active')).status).toBe(404)
       expect(
         (await call(t, 'GET', '/private/back-office/sandbox/scenarios', undefined, { token: admin })).status,
       ).toBe(404)
     } finally {
-      Object.assign(d, saved)
+      restore()
     }
   })
 })

@@ -74,9 +74,9 @@ describe('serving the built app', () => {
   mkdirSync(join(dist, 'assets'))
   writeFileSync(
     join(dist, 'index.html'),
-    `<!doctype html><html><head><script>${inline}</script><script type="module" src="/assets/app-1.js"></script></head><body><div id="root"></div></body></html>`,
+    `<!doctype html><html><head><script>${inline}</script><script type="module" src="/assets/app-B4x9Qk2L.js"></script></head><body><div id="root"></div></body></html>`,
   )
-  writeFileSync(join(dist, 'assets/app-1.js'), 'console.log(1)')
+  writeFileSync(join(dist, 'assets/app-B4x9Qk2L.js'), 'console.log(1)')
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
   writeFileSync(join(dist, 'routes.json'), JSON.stringify(routePaths))
   const app = lightApp({ staticDir: dist })
@@ -113,7 +113,7 @@ describe('serving the built app', () => {
   })
 
   it('serves files, and never outside the build', async () => {
-    const js = await app.request('/assets/app-1.js')
+    const js = await app.request('/assets/app-B4x9Qk2L.js')
     expect(js.status).toBe(200)
     expect(js.headers.get('content-type')).toContain('text/javascript')
     expect(js.headers.get('cache-control')).toContain('immutable')

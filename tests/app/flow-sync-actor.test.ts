@@ -114,7 +114,7 @@ describe('createFlowSyncActor', () => {
     expect(getApplication).toHaveBeenCalledTimes(1)
     expect(actor.getSnapshot().context).toMatchObject({
       application: { id: '31', disbursementType: 'cash_pickup', cashPickupNumber: 'CP0000000031' },
-      target: '/application/cash-pickup',
+      target: '/application/accepted-cash',
     })
   })
 

@@ -73,7 +73,7 @@ function buildRouter(journey: JourneyRouting, start: string) {
       'documents',
       'document-verification',
     ]),
-    layout('application', ['apply', 'loading', 'accepted', 'cash-pickup']),
+    layout('application', ['apply', 'loading', 'accepted', 'accepted-cash', 'cash-pickup']),
     createRoute({
       getParentRoute: () => root,
       path: 'profile/my-loan',
@@ -258,7 +258,7 @@ describe('journey routes from machine state', () => {
     ).toEqual({ href: 'https://www.facebook.com/?utm_source=fb&application_id=app-9' })
   })
 
-  it('a cash pickup with its number lands on the cash-pickup page (the application is loaded for it)', async () => {
+  it('a cash pickup with its number lands on the accepted-cash page (the application is loaded for it), which may open the cash-pickup page', async () => {
     const pickup = { id: 'app-9', disbursementType: 'cash_pickup', cashPickupNumber: 'CP0000000009' }
     const j = journeyWith({ loggedIn: true, facts: clientFacts }, {}, pickup)
     await j.answer({ step: 'payout_processing', status: 'completed' })
@@ -266,6 +266,9 @@ describe('journey routes from machine state', () => {
     await expectPage(router, '/application/loading')
     j.actor.send({ type: 'FLOW.REFRESH' })
     await j.answer({ step: 'tmc_page', status: 'active' })
+    await expectPage(router, '/application/accepted-cash')
+    // Its "how to claim" page is a companion of the step: the journey lets the client stay there.
+    await router.navigate({ to: '/application/cash-pickup' })
     await expectPage(router, '/application/cash-pickup')
   })
 

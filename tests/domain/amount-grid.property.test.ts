@@ -190,7 +190,7 @@ describe('a configuration on which the two could disagree is refused', () => {
     const issues = refusal(patch)
     expect(issues).toHaveLength(1)
     expect(issues[0]?.path).toBe(path)
-    expect(issues[0]?.message).toMatch(/must be a multiple of the amount interval \(PHP 100\)/)
+    expect(issues[0]?.message).toMatch(/must be a multiple of the amount interval \(₱100\.00\)/)
   })
 
   it('refuses a minimum term off the term grid', () => {

@@ -5,6 +5,7 @@
  * extension-caps.property.test.ts.
  */
 import { describe, expect, it } from 'vitest'
+import { formatPhp } from '../../domain/format'
 import {
   type ExtensionRefusal,
   extensionCapBreach,
@@ -17,7 +18,6 @@ import {
 } from '../../domain/loan/extension'
 import type { LoanLeaf } from '../../domain/loan/loan-lifecycle.machine'
 import { defaultServicingConfig, type ServicingConfig } from '../../domain/loan/servicing-config'
-import { formatPhp } from '../../domain/money'
 import { defaultPricingConfig, type PricingConfig } from '../../domain/pricing/config'
 import { addDays } from '../../domain/pricing/manila-date'
 

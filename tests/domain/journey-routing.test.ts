@@ -86,12 +86,12 @@ describe('flow routing by step (spec section 2, one row each)', () => {
     expect(routeForFlow({ step, status: 'completed' }, routing())).toBe('/application/loading')
   })
 
-  describe('tmc_page: accepted, or the cash-pickup page for a cash pickup with a number', () => {
+  describe('tmc_page: accepted, or the accepted-cash page for a cash pickup with a number', () => {
     it.each([
       [
         'cash pickup with a number',
         application({ disbursementType: 'cash_pickup', cashPickupNumber: 'CP-123' }),
-        '/application/cash-pickup',
+        '/application/accepted-cash',
       ],
       [
         'cash pickup without a number',
@@ -455,6 +455,51 @@ describe('decideJourney: guard first, then the step table', () => {
       decide('/registration/documents', { client: client({ firstName: null }), flow: active('veriff') }),
     ).toEqual({
       redirect: { to: '/registration/details' },
+      effects: [],
+    })
+  })
+
+  it('a companion page of the destination is allowed while the step lasts, and only for that destination', () => {
+    const cash = routing({
+      application: application({ disbursementType: 'cash_pickup', cashPickupNumber: 'CP-123' }),
+    })
+    const transfer = routing({ application: application({ disbursementType: 'bank_transfer' }) })
+    const tmc = { flow: active('tmc_page') }
+    expect(decide('/application/cash-pickup', tmc, '', cash).redirect).toBeNull()
+    expect(decide('/application/accepted-cash', tmc, '', cash).redirect).toBeNull()
+    expect(decide('/application/apply', tmc, '', cash).redirect).toEqual({ to: '/application/accepted-cash' })
+    expect(decide('/application/cash-pickup', tmc, '', transfer).redirect).toEqual({
+      to: '/application/accepted',
+    })
+    expect(decide('/application/accepted-cash', tmc, '', transfer).redirect).toEqual({
+      to: '/application/accepted',
+    })
+  })
+
+  it('/flow, the journey entry, takes each user where the flow guard and the step table say', () => {
+    expect(journeyPageOf('/flow')).toBe('flow')
+    expect(decide('/flow', { loggedIn: false, client: null })).toEqual({
+      redirect: { to: '/registration' },
+      effects: [{ type: 'setProgress30' }],
+    })
+    expect(decide('/flow', { loggedIn: false, client: null, singleLinkCookie: true }).redirect).toEqual({
+      to: '/login',
+    })
+    expect(decide('/flow', { flow: active('veriff') }).redirect).toEqual({
+      to: '/registration/document-verification',
+    })
+    expect(decide('/flow', { flow: { step: 'payout_processing', status: 'completed' } }).redirect).toEqual({
+      to: '/application/loading',
+    })
+    expect(
+      decide('/flow', { client: client({ soldDebt: true }), flow: active('loan_page') }).redirect,
+    ).toEqual({
+      to: '/profile/debt-sold',
+    })
+    // Not known yet: the page waits (the machine route moves it once the flow is in); the sandbox stays.
+    expect(decide('/flow', { flow: null }).redirect).toBeNull()
+    expect(decide('/flow', { sandbox: true, flow: active('veriff') })).toEqual({
+      redirect: null,
       effects: [],
     })
   })

@@ -54,10 +54,10 @@ describe('clientLimit', () => {
 
   it('explains each step', () => {
     expect(clientLimit([onTime, late(2), late(30)], config).explanation).toEqual([
-      'First-loan limit: ₱10 000.00.',
-      'Loan 1 repaid on time: +₱2 000.00 -> ₱12 000.00.',
-      'Loan 2 repaid 2 days late: +₱500.00 -> ₱12 500.00.',
-      'Loan 3 repaid 30 days late (more than 7): no increase -> ₱12 500.00.',
+      'First-loan limit: ₱10,000.00.',
+      'Loan 1 repaid on time: +₱2,000.00 -> ₱12,000.00.',
+      'Loan 2 repaid 2 days late: +₱500.00 -> ₱12,500.00.',
+      'Loan 3 repaid 30 days late (more than 7): no increase -> ₱12,500.00.',
     ])
   })
 

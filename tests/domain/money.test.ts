@@ -2,39 +2,11 @@ import { describe, expect, it } from 'vitest'
 import {
   assertNonNegativeCentavos,
   ceilDiv,
-  formatPeso,
-  formatPhp,
   isCentavos,
   pesosToCentavos,
   roundHalfUpDiv,
   toSafeCentavos,
 } from '../../domain/money'
-
-describe('formatPeso and formatPhp', () => {
-  it('groups thousands with spaces and always shows 2 decimals', () => {
-    expect(formatPeso(1_234_567)).toBe('12 345.67')
-    expect(formatPeso(0)).toBe('0.00')
-    expect(formatPeso(5)).toBe('0.05')
-    expect(formatPeso(100_000)).toBe('1 000.00')
-    expect(formatPeso(99_999)).toBe('999.99')
-    expect(formatPeso(100_000_000_00)).toBe('100 000 000.00')
-    expect(formatPhp(1_234_567)).toBe('₱12 345.67')
-    expect(formatPhp(-150)).toBe('-₱1.50')
-  })
-
-  it('rounds a fraction of a centavo up, but not float noise', () => {
-    expect(formatPeso(1_234.2)).toBe('12.35')
-    expect(formatPeso(1_234.5)).toBe('12.35')
-    expect(formatPeso(1_234.000_000_000_1)).toBe('12.34')
-    expect(formatPeso(0.1 + 0.2)).toBe('0.01')
-  })
-
-  it('refuses what cannot be money', () => {
-    expect(() => formatPeso(Number.NaN)).toThrow(RangeError)
-    expect(() => formatPeso(Number.POSITIVE_INFINITY)).toThrow(RangeError)
-    expect(() => formatPeso(2 ** 60)).toThrow(RangeError)
-  })
-})
 
 describe('pesosToCentavos', () => {
   it('converts numbers and typed text exactly', () => {

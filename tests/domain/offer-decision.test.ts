@@ -4,6 +4,7 @@ import {
   applicationStatus,
   applicationUpdateBody,
   applicationUpdateNeeded,
+  consentUpdateAfterAnswer,
   type DecisionApplication,
   decideOffer,
   isActiveApplication,
@@ -16,6 +17,7 @@ const app = (status: number, offered = { amount: 1_200_000, term: 30 }): Decisio
   desired: { amount: 800_000, term: 30 },
   offered,
   principal: 800_000,
+  feeConsent: true,
 })
 
 describe('offerKindOf', () => {
@@ -153,5 +155,27 @@ describe('isActiveApplication', () => {
     for (const status of Object.values(applicationStatus)) {
       expect(isActiveApplication(status)).toBe(!(inactive as number[]).includes(status))
     }
+  })
+})
+
+describe('consentUpdateAfterAnswer (spec section 4, Application update after an offer answer)', () => {
+  const approve = decideOffer(app(applicationStatus.yhatDecrease), { type: 'approve' })
+  const cancel = decideOffer(app(applicationStatus.yhatDecrease), { type: 'refuse' })
+  const call = approve.ok ? approve.call : null
+  it('is null when the consent did not change, or when no answer was taken', () => {
+    expect(consentUpdateAfterAnswer(app(applicationStatus.yhatDecrease), call, true)).toBeNull()
+    expect(consentUpdateAfterAnswer(app(applicationStatus.yhatDecrease), null, false)).toBeNull()
+  })
+  it('is null after a refusal that cancels the application: nothing is left to update', () => {
+    expect(cancel.ok && cancel.call.name).toBe('cancelApplication')
+    expect(
+      consentUpdateAfterAnswer(app(applicationStatus.yhatDecrease), cancel.ok ? cancel.call : null, false),
+    ).toBeNull()
+  })
+  it('carries the changed consent only, for the application answered', () => {
+    expect(consentUpdateAfterAnswer(app(applicationStatus.yhatDecrease), call, false)).toEqual({
+      id: 7,
+      body: { consents: { acceptBorrowersAdvantagePackageFee: false } },
+    })
   })
 })

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest'
 import { sandboxPayoutByAccount, sandboxScoringByFirstName } from '../../domain/sandbox-data'
 import { PayoutUnavailableError, sandboxPayout } from '../../server/providers/payout'
-import { ScoringUnavailableError, sandboxScoring } from '../../server/providers/scoring'
+import {
+  ScoringPendingError,
+  ScoringRefusedError,
+  ScoringUnavailableError,
+  sandboxScoring,
+} from '../../server/providers/scoring'
 
 describe('sandbox data', () => {
   it.each(sandboxScoringByFirstName)('first name $firstName: $outcome', async ({ firstName, outcome }) => {
@@ -18,12 +23,17 @@ describe('sandbox data', () => {
       monthlyIncome: 28_000_00,
       closedLoans: 0,
     }
+    const thrown = {
+      provider_down: ScoringUnavailableError,
+      provider_refuses: ScoringRefusedError,
+      pending: ScoringPendingError,
+    }
     const answer = sandboxScoring.score(request)
-    if (outcome === 'provider_down') await expect(answer).rejects.toBeInstanceOf(ScoringUnavailableError)
+    if (outcome in thrown) await expect(answer).rejects.toBeInstanceOf(thrown[outcome as keyof typeof thrown])
     else expect((await answer).outcome).toBe(outcome)
     // Any case.
     const upper = sandboxScoring.score({ ...request, firstName: request.firstName.toUpperCase() })
-    if (outcome === 'provider_down') await expect(upper).rejects.toBeInstanceOf(ScoringUnavailableError)
+    if (outcome in thrown) await expect(upper).rejects.toBeInstanceOf(thrown[outcome as keyof typeof thrown])
     else expect((await upper).outcome).toBe(outcome)
   })
 

@@ -5,6 +5,7 @@
  * instalments' dueDays sign, overdue flag and amount to pay now.
  */
 import { describe, expect, it } from 'vitest'
+import { formatPhp } from '../../domain/format'
 import type { LoanFacts } from '../../domain/loan/extension'
 import {
   allocateToInstalments,
@@ -18,7 +19,6 @@ import {
   scheduleInterestDueBy,
 } from '../../domain/loan/schedule'
 import { defaultServicingConfig, type ServicingConfig } from '../../domain/loan/servicing-config'
-import { formatPhp } from '../../domain/money'
 import { addDays, daysBetween } from '../../domain/pricing/manila-date'
 
 /** Offered from 3 days before the due date to 30 after, on ₱1,000 owed, at 0.10% a day; 2 × 30 or 4 × 15 days. */

@@ -94,6 +94,7 @@ function eventCases(): ModelEvent[] {
     { type: 'USER.RELOAD' },
     { type: 'USER.UPDATED', user: users.anaRenamed! },
     { type: 'SESSION.END.SEEN' },
+    { type: 'SINGLE_LINK.FAILED' },
   ]
   for (const e of modelEvents) {
     if (e.kind === 'actor.done') {
@@ -106,8 +107,8 @@ function eventCases(): ModelEvent[] {
 }
 
 function observable(snapshot: AuthSnapshot) {
-  const { token, claims, user, ended, refreshInterval } = snapshot.context
-  return { value: snapshot.value, token: tokenName(token), claims, user, ended, refreshInterval }
+  const { token, claims, user, ended, notice, refreshInterval } = snapshot.context
+  return { value: snapshot.value, token: tokenName(token), claims, user, ended, notice, refreshInterval }
 }
 const stateKey = (snapshot: AuthSnapshot) => JSON.stringify(observable(snapshot))
 
@@ -236,7 +237,11 @@ function checkInvariants(snapshot: AuthSnapshot) {
   // A session end waits for the guards exactly while loggedOut.sessionEnded, with its reason.
   expect(snapshot.context.ended !== null).toBe(snapshot.matches({ loggedOut: 'sessionEnded' }))
   expect(pendingSessionEnd(snapshot)).toBe(snapshot.context.ended)
-  if (snapshot.context.ended) expect(['logout', 'unauthorized']).toContain(snapshot.context.ended.reason)
+  if (snapshot.context.ended)
+    expect(['logout', 'unauthorized', 'linkFailed']).toContain(snapshot.context.ended.reason)
+  // The login page's notice of a failed single link lasts while logged out, until the next session starts.
+  if (snapshot.context.notice !== null)
+    expect([status, snapshot.context.notice]).toEqual(['loggedOut', 'linkFailed'])
   if (status === 'mfaRequired') expect(claims?.mfa).toBe(true)
   if (status === 'singleLink') expect([claims?.sl, user]).toEqual([true, null])
   expect(isSettled(snapshot)).toBe(status !== 'loggingIn' && status !== 'loggingOut')
@@ -468,6 +473,43 @@ describe('auth session', () => {
     expect(live.pending.loadUser).toHaveLength(0)
     live.clock.increment(REFRESH)
     expect(live.pending.refreshToken).toHaveLength(1)
+  })
+
+  it('a single-link session whose loan call failed is logged out, with the notice for the login page', async () => {
+    const live = startLive()
+    live.actor.send({ type: 'TOKEN.RECEIVED', token: tokens.singleLink })
+    live.actor.send({ type: 'SINGLE_LINK.FAILED' })
+    const snap = () => live.actor.getSnapshot()
+    expect(snap().value).toEqual({ loggedOut: 'sessionEnded' })
+    expect(pendingSessionEnd(snap())).toEqual({ reason: 'linkFailed' })
+    expect({ token: snap().context.token, notice: snap().context.notice }).toEqual({
+      token: null,
+      notice: 'linkFailed',
+    })
+    expect(live.calls).toEqual({ forgetToken: 1, resetClientData: 1 })
+    expect(live.emitted).toEqual([{ type: 'session.ended', reason: 'linkFailed' }])
+    // The login page is reached: the guards are done, the notice stays for the page to show.
+    live.actor.send({ type: 'SESSION.END.SEEN' })
+    expect(snap().value).toEqual({ loggedOut: 'anonymous' })
+    expect(snap().context.notice).toBe('linkFailed')
+    // The next session clears it.
+    live.actor.send({ type: 'TOKEN.RECEIVED', token: tokens.client })
+    expect(snap().context.notice).toBeNull()
+  })
+
+  it('a 401/403 of a single-link session ends it as a failed link; SINGLE_LINK.FAILED means nothing elsewhere', async () => {
+    const live = startLive()
+    live.actor.send({ type: 'TOKEN.RECEIVED', token: tokens.singleLink })
+    live.actor.send({ type: 'API.UNAUTHORIZED', status: 401, path: '/web/private/client/loan/active' })
+    expect(pendingSessionEnd(live.actor.getSnapshot())).toEqual({ reason: 'linkFailed' })
+    expect(live.actor.getSnapshot().context.notice).toBe('linkFailed')
+
+    const client = await loggedInLive()
+    client.actor.send({ type: 'SINGLE_LINK.FAILED' })
+    expect(isLoggedIn(client.actor.getSnapshot())).toBe(true)
+    client.actor.send({ type: 'API.UNAUTHORIZED', status: 401 })
+    expect(pendingSessionEnd(client.actor.getSnapshot())).toEqual({ reason: 'unauthorized' })
+    expect(client.actor.getSnapshot().context.notice).toBeNull()
   })
 
   it('another session arriving resets the previous user data and loads the new user', async () => {

@@ -421,7 +421,7 @@ describe('every row of the step table, through the machine', () => {
   routes('manual_page', '/application/manual-verification')
   routes('reject_page', '/application/rejected')
   routes('tmc_page', '/application/accepted')
-  routes('tmc_page', '/application/cash-pickup', named, cashPickup)
+  routes('tmc_page', '/application/accepted-cash', named, cashPickup)
   routes('tmc_page', '/application/accepted', named, applicationFacts({ disbursementType: 'cash_pickup' }))
   routes('tmc_page', '/application/accepted', named, null)
   routes('loan_page', '/profile/my-loan')
@@ -462,7 +462,7 @@ describe('the application facts (issue 14 item 3)', () => {
     live.elapse()
     await live.answer(pickup)
     await live.answerApplication(cashPickup)
-    expect(live.context()).toMatchObject({ application: cashPickup, target: '/application/cash-pickup' })
+    expect(live.context()).toMatchObject({ application: cashPickup, target: '/application/accepted-cash' })
     expect(live.applications).toHaveLength(2)
   })
 
@@ -483,7 +483,7 @@ describe('the application facts (issue 14 item 3)', () => {
     expect(live.context()).toMatchObject({
       flow: pickup,
       failedFetches: 0,
-      target: '/application/cash-pickup',
+      target: '/application/accepted-cash',
     })
   })
 
@@ -500,7 +500,7 @@ describe('the application facts (issue 14 item 3)', () => {
     expect(live.snapshot().value).toEqual({ polling: 'loadingApplication' })
     expect(live.context().flow).toEqual(workInfo)
     await live.answerApplication(cashPickup)
-    expect(live.context().target).toBe('/application/cash-pickup')
+    expect(live.context().target).toBe('/application/accepted-cash')
   })
 })
 

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { type AnyMachineSnapshot, createActor, fromPromise, type InspectionEvent } from 'xstate'
 import { createTestModel } from 'xstate/graph'
 import {
+  type ApplicationConsentUpdate,
   applicationStatus,
   type DecisionApplication,
   decideOffer,
@@ -40,6 +41,7 @@ function applicationWith(status: number): DecisionApplication {
     desired: { amount: php(8000), term: 30 },
     offered: increase ? { amount: php(12_000), term: 30 } : { amount: php(5000), term: 21 },
     principal: php(8000),
+    feeConsent: true,
   }
 }
 
@@ -54,10 +56,11 @@ const reloaded: DecisionApplication = { ...decrease, status: applicationStatus.s
 
 interface Calls {
   sent: { call: OfferCall; deferred: Deferred<void> }[]
+  updates: { update: ApplicationConsentUpdate; deferred: Deferred<void> }[]
   reloads: { id: number; deferred: Deferred<DecisionApplication> }[]
 }
 
-let calls: Calls = { sent: [], reloads: [] }
+let calls: Calls = { sent: [], updates: [], reloads: [] }
 const liveMachine = offerDecisionMachine.provide({
   actors: {
     sendDecision: fromPromise<void, OfferCall>(({ input }) => {
@@ -70,6 +73,11 @@ const liveMachine = offerDecisionMachine.provide({
       calls.reloads.push({ id: input.id, deferred: d })
       return d.promise
     }),
+    updateApplication: fromPromise<void, ApplicationConsentUpdate>(({ input }) => {
+      const d = deferred<void>()
+      calls.updates.push({ update: input, deferred: d })
+      return d.promise
+    }),
   },
 })
 
@@ -79,7 +87,7 @@ afterEach(() => {
 })
 
 function startLive(input: OfferDecisionInput, inspect?: (event: InspectionEvent) => void) {
-  const own: Calls = { sent: [], reloads: [] }
+  const own: Calls = { sent: [], updates: [], reloads: [] }
   calls = own
   const actor = createActor(liveMachine, { input, inspect }).start()
   stops.push(() => actor.stop())
@@ -93,6 +101,14 @@ function startLive(input: OfferDecisionInput, inspect?: (event: InspectionEvent)
     },
     async failSend(code = 'offerExpired') {
       own.sent.at(-1)?.deferred.reject(Object.assign(new Error('409'), { code }))
+      await flush()
+    },
+    async answerUpdate() {
+      own.updates.at(-1)?.deferred.resolve()
+      await flush()
+    },
+    async failUpdate() {
+      own.updates.at(-1)?.deferred.reject(Object.assign(new Error('400'), { code: 'invalid' }))
       await flush()
     },
     async answerReload(application: DecisionApplication = reloaded) {
@@ -120,7 +136,9 @@ const SENT = modelEventType('sendDecision', 'actor.done')
 const SEND_FAILED = modelEventType('sendDecision', 'actor.error')
 const RELOADED = modelEventType('reloadApplication', 'actor.done')
 const RELOAD_FAILED = modelEventType('reloadApplication', 'actor.error')
-if (modelEventsListed.length !== 4) throw new Error('expected two invokes with done and error each')
+const UPDATED = modelEventType('updateApplication', 'actor.done')
+const UPDATE_FAILED = modelEventType('updateApplication', 'actor.error')
+if (modelEventsListed.length !== 6) throw new Error('expected three invokes with done and error each')
 
 type ModelEvent = { type: string; [key: string]: unknown }
 
@@ -135,12 +153,21 @@ const modelEvents: ModelEvent[] = [
   { type: SEND_FAILED, error: Object.assign(new Error('409'), { code: 'offerExpired' }) },
   { type: RELOADED, output: reloaded },
   { type: RELOAD_FAILED, error: new Error('HTTP 404') },
+  { type: 'FEE_CONSENT.SET', enabled: false },
+  { type: 'FEE_CONSENT.SET', enabled: true },
+  { type: UPDATED },
+  { type: UPDATE_FAILED, error: Object.assign(new Error('400'), { code: 'invalid' }) },
 ]
 
 /** The state value and the facts that change what can happen next (the refusal reason shows a message). */
 function serializeState(state: AnyMachineSnapshot): string {
   const context = state.context as OfferDecisionContext
-  return JSON.stringify({ value: state.value, refused: context.refused, call: context.call?.name ?? null })
+  return JSON.stringify({
+    value: state.value,
+    refused: context.refused,
+    call: context.call?.name ?? null,
+    feeConsent: context.feeConsent,
+  })
 }
 
 function createModel(input: OfferDecisionInput) {
@@ -153,7 +180,13 @@ function assertInvariants(snapshot: AnyMachineSnapshot, input: OfferDecisionInpu
   const c = snapshot.context as OfferDecisionContext
   if (snapshot.matches('noOffer')) expect(decideOffer(input.application, { type: 'refuse' }).ok).toBe(false)
   if (snapshot.matches('submitting') || snapshot.matches('failed')) expect(c.call).not.toBeNull()
-  if (snapshot.matches('failed') || snapshot.matches('reloadFailed')) expect(c.errorCode).not.toBeNull()
+  if (snapshot.matches('failed') || snapshot.matches('reloadFailed') || snapshot.matches('updateFailed'))
+    expect(c.errorCode).not.toBeNull()
+  // The update is made only after an answer that keeps the application, for a consent the client changed.
+  if (snapshot.matches('updating') || snapshot.matches('updateFailed')) {
+    expect(c.feeConsent).not.toBe(input.application.feeConsent)
+    expect(c.call?.name).not.toBe('cancelApplication')
+  }
   if (snapshot.matches('deciding')) expect(c.errorCode).toBeNull()
   if (snapshot.matches('done')) expect(c.application).toEqual(reloaded)
   if (c.call?.name === 'specialOfferApprove')
@@ -207,15 +240,39 @@ async function replay(
       REFUSE: userEvent,
       RETRY: async ({ event }: { event: ModelEvent }) => {
         const reloadsBefore = live.calls.reloads.length
+        const updatesBefore = live.calls.updates.length
         userEvent({ event })
         if (model.getSnapshot().matches('reloading'))
           expect(live.calls.reloads.length).toBe(reloadsBefore + 1)
+        // RETRY after a failed update sends the update again, never the answer.
+        if (model.getSnapshot().matches('updating')) expect(live.calls.updates.length).toBe(updatesBefore + 1)
       },
       BACK: userEvent,
+      'FEE_CONSENT.SET': userEvent,
       [SENT]: async ({ event }: { event: ModelEvent }) => {
+        const updatesBefore = live.calls.updates.length
         model.send(event)
         await live.answerSend()
+        if (model.getSnapshot().matches('updating')) {
+          // The changed consent, and nothing else, goes in the application update.
+          expect(live.calls.updates.length).toBe(updatesBefore + 1)
+          expect(live.calls.updates.at(-1)?.update).toEqual({
+            id: input.application.id,
+            body: { consents: { acceptBorrowersAdvantagePackageFee: !input.application.feeConsent } },
+          })
+        } else {
+          expect(live.calls.updates.length).toBe(updatesBefore)
+          expect(live.calls.reloads.at(-1)?.id).toBe(input.application.id)
+        }
+      },
+      [UPDATED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.answerUpdate()
         expect(live.calls.reloads.at(-1)?.id).toBe(input.application.id)
+      },
+      [UPDATE_FAILED]: async ({ event }: { event: ModelEvent }) => {
+        model.send(event)
+        await live.failUpdate()
       },
       [SEND_FAILED]: async ({ event }: { event: ModelEvent }) => {
         model.send(event)

@@ -25,7 +25,7 @@ async function serverSays(captcha: Environment['captcha'] | 'fails') {
   const api = withCall({
     get: async () => {
       if (captcha === 'fails') throw new Error('offline')
-      return { sandbox: false, sandboxed: [], captcha } satisfies Environment
+      return { sandbox: false, sandboxMode: false, sandboxed: [], captcha } satisfies Environment
     },
   })
   await fetchDeployment(api)

@@ -1,11 +1,12 @@
 /**
  * GET /web/public/environment (docs/decisions/0018): what the browser learns about the deployment. The banner
  * shows while any adapter is on its sandbox provider; the captcha provider and its public site key let the page
- * load the right script. Derived from the providers the app actually runs with, never from a separate flag.
+ * load the right script. Derived from the providers the app actually runs with, never from a separate flag; the
+ * instance's sandbox mode (docs/decisions/0039) is read from the database on a sandbox deployment only.
  */
 
 import * as v from 'valibot'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { environmentSchema } from '../../domain/environment'
 import { testSecrets } from '../../server/auth/secrets'
 import type { Database } from '../../server/db/client'
@@ -15,12 +16,14 @@ import { createLogger } from '../../server/logger'
 import { sandboxBankData } from '../../server/providers/bank-data'
 import { sandboxCaptcha } from '../../server/providers/captcha'
 import { createSiteverifyCaptcha } from '../../server/providers/captcha-siteverify'
+import { sandboxFraudSignals } from '../../server/providers/fraud-signals'
 import { sandboxIdentityVerification } from '../../server/providers/identity-verification'
 import { createSandboxMessaging } from '../../server/providers/messaging'
 import { createLiveMessaging } from '../../server/providers/messaging-live'
 import { createSandboxGateway } from '../../server/providers/payment-gateway-sandbox'
 import { sandboxPayout } from '../../server/providers/payout'
 import { sandboxScoring } from '../../server/providers/scoring'
+import { createTestDatabase } from '../support/database'
 
 const logger = createLogger('silent')
 const sandboxMessaging = createSandboxMessaging(logger, false)
@@ -29,10 +32,16 @@ const sandboxGateway = createSandboxGateway({
   deliver: async () => new Response(null, { status: 503 }),
 })
 
-/** The app with the given providers; this route touches no database. */
+let database: Database
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.close())
+
+/** The app with the given providers; the route reads only the instance's sandbox mode (a sandbox deployment). */
 function appWith(overrides: Partial<AppDeps> = {}) {
   const deps: AppDeps = {
-    database: { kind: 'memory' } as unknown as Database,
+    database,
     logger,
     secrets: testSecrets(),
     now: () => new Date(),
@@ -63,6 +72,7 @@ describe('GET /web/public/environment', () => {
   it('says sandbox, naming every adapter, when everything is the sandbox (local runs, SANDBOX=1)', async () => {
     expect(await environment()).toEqual({
       sandbox: true,
+      sandboxMode: false,
       sandboxed: [
         'captcha',
         'sms',
@@ -72,6 +82,7 @@ describe('GET /web/public/environment', () => {
         'scoring',
         'payout',
         'paymentGateway',
+        'fraudSignals',
       ],
       captcha: { provider: 'sandbox', siteKey: null },
     })
@@ -92,7 +103,8 @@ describe('GET /web/public/environment', () => {
     const answer = await environment({ captcha, messaging })
     expect(answer).toEqual({
       sandbox: true,
-      sandboxed: ['identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway'],
+      sandboxMode: false,
+      sandboxed: ['identityVerification', 'bankData', 'scoring', 'payout', 'paymentGateway', 'fraudSignals'],
       captcha: { provider: 'recaptcha', siteKey: 'public-key' },
     })
     expect(JSON.stringify(answer)).not.toContain('server-secret')
@@ -113,9 +125,17 @@ describe('GET /web/public/environment', () => {
       scoring: { ...sandboxScoring, ...real },
       payout: { ...sandboxPayout, ...real },
       paymentGateway: { ...sandboxGateway, ...real },
+      fraudSignals: { ...sandboxFraudSignals, ...real },
     })
     expect(answer.sandbox).toBe(false)
+    expect(answer.sandboxMode).toBe(false)
     expect(answer.sandboxed).toEqual([])
+  })
+
+  it('says sandbox, with the sandbox mode off, when the database cannot say (the banner still shows)', async () => {
+    const answer = await environment({ database: { kind: 'memory' } as unknown as Database })
+    expect(answer.sandbox).toBe(true)
+    expect(answer.sandboxMode).toBe(false)
   })
 
   it('is described in the OpenAPI document', async () => {

@@ -29,6 +29,7 @@ const ALL = [
   'scoring',
   'payout',
   'paymentGateway',
+  'fraudSignals',
 ]
 
 function capturedLogger() {
@@ -39,7 +40,13 @@ function capturedLogger() {
       done()
     },
   })
-  return { logger: createLogger('info', sink), text: () => lines.join('') }
+  // Each line without the logger's own `time`: its milliseconds can be any three digits, and a three-digit code
+  // once "appeared" in a log as 15:39:15.275Z. Every field the code wrote stays.
+  const withoutTime = (line: string) => {
+    const { time: _time, ...fields } = JSON.parse(line) as Record<string, unknown>
+    return `${JSON.stringify(fields)}\n`
+  }
+  return { logger: createLogger('info', sink), text: () => lines.map(withoutTime).join('') }
 }
 const quiet = () => capturedLogger().logger
 
@@ -65,7 +72,7 @@ async function printed(send: () => Promise<void>): Promise<string> {
 }
 
 describe('by default every adapter is the sandbox', () => {
-  it('lists all eight as sandboxed, and local runs print codes unless SANDBOX_CONSOLE=0', () => {
+  it('lists all nine as sandboxed, and local runs print codes unless SANDBOX_CONSOLE=0', () => {
     const providers = providersFromEnv({}, quiet())
     expect(providers.sandboxed).toEqual(ALL)
     expect(ADAPTERS.map((a) => a.key)).toEqual(ALL)
@@ -92,7 +99,14 @@ describe('NODE_ENV=production', () => {
     expect(message).toContain('captcha: set CAPTCHA_PROVIDER=recaptcha or turnstile')
     expect(message).toContain('SMS: set SMS_PROVIDER=semaphore, with SEMAPHORE_API_KEY')
     expect(message).toContain('e-mail: set EMAIL_PROVIDER=smtp')
-    for (const label of ['identity verification', 'bank data', 'scoring', 'payout', 'payment gateway'])
+    for (const label of [
+      'identity verification',
+      'bank data',
+      'scoring',
+      'payout',
+      'payment gateway',
+      'fraud-prevention tools',
+    ])
       expect(message).toContain(`${label}: no real provider yet`)
     expect(message).toContain('SANDBOX=1')
   })
@@ -116,6 +130,7 @@ describe('NODE_ENV=production', () => {
       'scoring',
       'payout',
       'paymentGateway',
+      'fraudSignals',
     ])
     expect(() => assertProductionSafe(env, providers.sandboxed)).toThrow(
       /identity verification: no real provider yet/,

@@ -2,12 +2,15 @@
 /**
  * The sandbox banner (docs/decisions/0018) in the real layout: shown on every page while the server says an
  * adapter is sandboxed, as a labelled region, and absent when the deployment is real or the answer fails (a
- * failed answer never takes the page down: the call is quiet).
+ * failed answer never takes the page down: the call is quiet). The QA panel shows in it only in sandbox mode: with
+ * the QA cookie, or while the instance's sandbox mode is on (docs/decisions/0039).
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createActor } from 'xstate'
 import type { Environment } from '../../domain/environment'
+import { authMachine } from '../../machines/auth.machine'
 import { ApiError } from '../../src/api/client'
 import { AppServicesProvider } from '../../src/app/app-context'
 import type { AppServices } from '../../src/app/services'
@@ -17,16 +20,22 @@ import { withCall } from '../support/fake-api'
 
 afterEach(cleanup)
 
-const environment = (sandbox: boolean): Environment => ({
+const environment = (sandbox: boolean, sandboxMode = false): Environment => ({
   sandbox,
+  sandboxMode,
   sandboxed: sandbox ? ['identityVerification'] : [],
   captcha: { provider: 'sandbox', siteKey: null },
 })
 
-async function renderBanner(get: (path: string, options?: { quiet?: boolean }) => Promise<unknown>) {
-  const api = withCall({ get: vi.fn(get) })
+async function renderBanner(
+  get: (path: string, options?: { quiet?: boolean }) => Promise<unknown>,
+  page: (path: string) => Promise<unknown> = async () => ({ items: [] }),
+) {
+  const api = withCall({ get: vi.fn(get), page: vi.fn(page) })
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  const services = { api, queryClient } as unknown as AppServices
+  // Nobody logged in: the panel's "me" needs a client session.
+  const auth = createActor(authMachine, { input: {} }).start()
+  const services = { api, queryClient, auth } as unknown as AppServices
   render(
     <MessagesProvider messages={await loadMessages('en')}>
       <AppServicesProvider services={services}>
@@ -46,6 +55,20 @@ describe('sandbox banner', () => {
     const region = await screen.findByRole('region', { name: 'Sandbox environment' })
     expect(region.textContent).toMatch(/^Sandbox Nothing here is real/)
     expect(get).toHaveBeenCalledWith('/public/environment', expect.objectContaining({ quiet: true }))
+  })
+
+  it('leaves the QA panel out without the QA cookie, and shows it while the instance is in sandbox mode', async () => {
+    await renderBanner(async () => environment(true))
+    await screen.findByRole('region', { name: 'Sandbox environment' })
+    expect(screen.queryByRole('region', { name: 'Sandbox panel' })).toBeNull()
+    cleanup()
+    const scenarios = vi.fn(async () => ({ items: [] }))
+    await renderBanner(async () => environment(true, true), scenarios)
+    await screen.findByRole('region', { name: 'Sandbox panel' }, { timeout: 5000 })
+    expect(scenarios).toHaveBeenCalledWith('/public/sandbox/scenarios', expect.anything())
+    // Not logged in: no "me" to choose, and no QA cookie to leave.
+    expect(screen.queryByRole('radio', { name: 'Me (the client logged in)' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Leave sandbox mode' })).toBeNull()
   })
 
   it('shows nothing on a real deployment', async () => {

@@ -29,6 +29,7 @@ export interface TestAppOptions extends AppOptions {
       | 'scoring'
       | 'payout'
       | 'paymentGateway'
+      | 'fraudSignals'
     >
   >
 }

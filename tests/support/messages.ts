@@ -11,6 +11,7 @@ import enJourney from '../../src/i18n/locales/en/journey.json'
 import enLegal from '../../src/i18n/locales/en/legal.json'
 import enRepay from '../../src/i18n/locales/en/repay.json'
 import enSandbox from '../../src/i18n/locales/en/sandbox.json'
+import enTracking from '../../src/i18n/locales/en/tracking.json'
 import en from '../../src/i18n/locales/en.json'
 import type { Messages } from '../../src/i18n/messages'
 
@@ -25,4 +26,5 @@ export const messages: Messages = {
   admin: enAdmin,
   content: enContent,
   sandbox: enSandbox,
+  tracking: enTracking,
 }

@@ -3,6 +3,7 @@
  * docs/decisions/0033-banners-promo-app-link.md.
  */
 import * as content from '../../../domain/contract/content'
+import { ageLimitsSetting, saveAgeLimits } from '../../services/content/age-limits'
 import {
   appLinks,
   bannersPage,
@@ -59,4 +60,8 @@ export const contentRoutes: AnyRoute[] = [
   implement(content.saveAppLink, async (c, { params, body }) =>
     ok(c, await saveAppLink(deps(c), params.platform, body)),
   ),
+
+  // The age limits (spec section 9, docs/decisions/0048-age-limits-content-setting.md).
+  implement(content.getAgeLimits, async (c) => ok(c, await ageLimitsSetting(deps(c)))),
+  implement(content.saveAgeLimits, async (c, { body }) => ok(c, await saveAgeLimits(deps(c), body))),
 ]

@@ -30,6 +30,7 @@ import {
 } from '../../services/identity/sessions'
 import { issueSingleLink as issueLink } from '../../services/identity/single-link'
 import { authenticateUser, findUser, userAccount, userView } from '../../services/identity/users'
+import { sandboxDeployment } from '../../services/sandbox/mode'
 import { deliverCode, requesterOf, tryDeliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { ok, okPage } from '../envelope'
@@ -141,7 +142,7 @@ export const backOfficeIdentityRoutes: AnyRoute[] = [
       },
       'client status changed by the back office',
     )
-    return ok(c, await clientView(db(c), row))
+    return ok(c, await clientView(db(c), row, sandboxDeployment(deps(c))))
   }),
 
   implement(issueSingleLink, async (c, { params }) => {

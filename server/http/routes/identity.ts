@@ -50,6 +50,7 @@ import * as credentials from '../../services/identity/credentials'
 import { hashDevice, trustDevice } from '../../services/identity/devices'
 import type { SentCode } from '../../services/identity/messages'
 import { assertMfaPending, completeSecondFactor, openSession } from '../../services/identity/sessions'
+import { sandboxDeployment } from '../../services/sandbox/mode'
 import { deliverCode, limitPublicCodes, requesterDevice, requesterOf, tryDeliverCode } from '../code-delivery'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
@@ -105,7 +106,11 @@ const verifyOwnPhone = async (c: Context<AppEnv>, code: string) => {
   const { secrets, now } = deps(c)
   const at = now()
   const fresh = await credentials.verifyPhone(db(c), secrets.codeKey, await currentClient(c), code, at)
-  return { fresh, at, data: { verified: true as const, client: await clientView(db(c), fresh) } }
+  return {
+    fresh,
+    at,
+    data: { verified: true as const, client: await clientView(db(c), fresh, sandboxDeployment(deps(c))) },
+  }
 }
 
 export const identityRoutes: AnyRoute[] = [
@@ -137,7 +142,10 @@ export const identityRoutes: AnyRoute[] = [
     sendToken(c, opened.token)
     return ok(
       c,
-      { client: await clientView(db(c), row), nextCodeAt: sent.nextCodeAt?.toISOString() ?? null },
+      {
+        client: await clientView(db(c), row, sandboxDeployment(deps(c))),
+        nextCodeAt: sent.nextCodeAt?.toISOString() ?? null,
+      },
       201,
     )
   }),
@@ -195,7 +203,7 @@ export const identityRoutes: AnyRoute[] = [
       body.code,
       now(),
     )
-    return ok(c, { verified: true, client: await clientView(db(c), fresh) })
+    return ok(c, { verified: true, client: await clientView(db(c), fresh, sandboxDeployment(deps(c))) })
   }),
 
   implement(recoverPassword, async (c, { body }) => {
@@ -245,7 +253,7 @@ export const identityRoutes: AnyRoute[] = [
       await trustDevice(db(c), 'client', row.id, deviceHash, at)
       logger.info({ clientId: row.id, event: 'client.login' }, 'client logged in')
       sendToken(c, opened.token)
-      return ok(c, { mfa: false, client: await clientView(db(c), row) })
+      return ok(c, { mfa: false, client: await clientView(db(c), row, sandboxDeployment(deps(c))) })
     }
     const sent = await tryDeliverCode(
       c,
@@ -274,7 +282,7 @@ export const identityRoutes: AnyRoute[] = [
     )
     logger.info({ clientId: row.id, event: 'client.login' }, 'client logged in after a second factor')
     sendToken(c, token)
-    return ok(c, { mfa: false, client: await clientView(db(c), row) })
+    return ok(c, { mfa: false, client: await clientView(db(c), row, sandboxDeployment(deps(c))) })
   }),
 
   implement(resendClientLoginCode, async (c) => {
@@ -289,7 +297,9 @@ export const identityRoutes: AnyRoute[] = [
     return ok(c, { sent: true, ...timing(sent) })
   }),
 
-  implement(getClient, async (c) => ok(c, await clientView(db(c), await currentClient(c)))),
+  implement(getClient, async (c) =>
+    ok(c, await clientView(db(c), await currentClient(c), sandboxDeployment(deps(c)))),
+  ),
 
   implement(refreshClientToken, answerRefresh),
 
@@ -329,7 +339,7 @@ export const identityRoutes: AnyRoute[] = [
       now(),
     )
     logger.info({ clientId: row.id, event: 'client.phone_changed' }, 'client mobile number changed')
-    return ok(c, { client: await clientView(db(c), fresh) })
+    return ok(c, { client: await clientView(db(c), fresh, sandboxDeployment(deps(c))) })
   }),
 
   implement(sendChangeEmailCode, async (c, { body }) => {
@@ -357,6 +367,6 @@ export const identityRoutes: AnyRoute[] = [
       now(),
     )
     logger.info({ clientId: row.id, event: 'client.email_changed' }, 'client e-mail changed')
-    return ok(c, { client: await clientView(db(c), fresh) })
+    return ok(c, { client: await clientView(db(c), fresh, sandboxDeployment(deps(c))) })
   }),
 ]

@@ -5,6 +5,7 @@ import { backOfficeLoanRoutes } from './back-office-loans'
 import { clientDeskRoutes } from './clients'
 import { contentRoutes } from './content'
 import { debtRoutes } from './debt'
+import { documentRoutes } from './documents'
 import { environmentRoutes } from './environment'
 import { healthRoutes } from './health'
 import { identityRoutes } from './identity'
@@ -18,11 +19,14 @@ import { payoutRoutes } from './payout'
 import { pricingRoutes } from './pricing'
 import { promoCodeRoutes } from './promo-codes'
 import { referenceRoutes } from './reference'
+import { referralRoutes } from './referrals'
+import { sandboxModeRoutes } from './sandbox-mode'
 import { sandboxQaRoutes } from './sandbox-qa'
 import { sandboxScenarioRoutes } from './sandbox-scenarios'
 import { servicingRoutes } from './servicing'
 import { staffRoutes } from './staff'
 import { statechartRoutes } from './statecharts'
+import { trackingRoutes } from './tracking'
 import { uploadRoutes } from './uploads'
 import { verificationRoutes } from './verification'
 
@@ -39,19 +43,23 @@ export const allRoutes: AnyRoute[] = [
   ...approvalRoutes,
   ...promoCodeRoutes,
   ...journeyRoutes,
+  ...referralRoutes,
   ...payoutRoutes,
   ...uploadRoutes,
   ...verificationRoutes,
   ...lendingRoutes,
+  ...documentRoutes,
   ...paymentRoutes,
   ...servicingRoutes,
   ...sandboxScenarioRoutes,
   ...sandboxQaRoutes,
+  ...sandboxModeRoutes,
   ...debtRoutes,
   ...backOfficeLoanRoutes,
   ...contentRoutes,
   ...staffRoutes,
   ...statechartRoutes,
   ...paymentGatewayRoutes,
+  ...trackingRoutes,
   ...healthRoutes,
 ]

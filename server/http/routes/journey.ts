@@ -18,6 +18,7 @@ import {
 } from '../../../domain/contract/journey'
 import { invalid } from '../../../domain/errors'
 import { birthDateSchema } from '../../../domain/journey/fields'
+import { currentAgeLimits } from '../../services/content/age-limits'
 import { clientView, emailTaken, findClient, isTaken } from '../../services/identity/clients'
 import { journeyTransaction, readFlow, uniqueViolationOn } from '../../services/journey/journey'
 import {
@@ -31,6 +32,7 @@ import {
   writeDetails,
   writeEmployment,
 } from '../../services/journey/registration'
+import { sandboxDeployment } from '../../services/sandbox/mode'
 import type { AppEnv } from '../context'
 import { ok } from '../envelope'
 import { callerOf, clientIdOf, currentClient, db, deps } from '../request'
@@ -46,8 +48,13 @@ export const journeyRoutes: AnyRoute[] = [
 
   implement(saveDetails, async (c, { body }) => {
     const now = deps(c).now()
-    // The age is counted on the server's clock (the body schema used the wall clock, like the form does).
-    const age = v.safeParse(birthDateSchema({ now: deps(c).now }), body.birthDate)
+    // The age is counted on the server's clock (the body schema used the wall clock, like the form does) against
+    // the limits the content system set (ADR 0048; the body schema only held the widest ones).
+    const limits = await currentAgeLimits(db(c))
+    const age = v.safeParse(
+      birthDateSchema({ now: deps(c).now, minAge: limits.min, maxAge: limits.max }),
+      body.birthDate,
+    )
     if (!age.success) throw invalid(toViolations(age.issues, 'birthDate'))
     const row = await currentClient(c)
     if (body.email !== row.email && (await isTaken(db(c), 'email', body.email))) throw emailTaken()
@@ -62,7 +69,7 @@ export const journeyRoutes: AnyRoute[] = [
       throw error
     }
     const fresh = (await findClient(db(c), row.id))!
-    return ok(c, { client: await clientView(db(c), fresh), flow: change.flow })
+    return ok(c, { client: await clientView(db(c), fresh, sandboxDeployment(deps(c))), flow: change.flow })
   }),
 
   implement(confirmBackOfficeCall, async (c) => {

@@ -11,7 +11,7 @@ import {
   validateIban,
 } from '../../../domain/contract/payout'
 import { invalid } from '../../../domain/errors'
-import { journeyMessageKeys } from '../../../domain/journey/fields'
+import { isPlaceholderAccount, journeyMessageKeys } from '../../../domain/journey/fields'
 import { clientAccount } from '../../services/identity/clients'
 import { bankAccountExists, listDisbursements as entriesOf } from '../../services/journey/payout'
 import {
@@ -56,6 +56,8 @@ export const payoutRoutes: AnyRoute[] = [
   ),
 
   implement(validateIban, async (c, { body }) => {
+    if (isPlaceholderAccount(body.iban))
+      throw invalid([{ propertyPath: 'iban', message: journeyMessageKeys.bankAccountInvalid }])
     if (await bankAccountExists(db(c), clientIdOf(c), body.iban))
       throw invalid([{ propertyPath: 'iban', message: journeyMessageKeys.bankAccountExist }])
     return ok(c, { valid: true, iban: body.iban })

@@ -20,6 +20,7 @@ import { LIMITS_CONFIG_KEY, limitGrowthSchema } from '../../../domain/loan/limit
 import { servicingConfigSchema } from '../../../domain/loan/servicing-config'
 import { offerRefusal } from '../../../domain/offer-refusal'
 import { manilaDate } from '../../../domain/pricing/manila-date'
+import { REFERRALS_CONFIG_KEY } from '../../../domain/referrals'
 import { proposeConfigChange } from '../../services/approvals/config-change'
 import { approvalView } from '../../services/approvals/store'
 import { configVersions, readVersion } from '../../services/config'
@@ -36,6 +37,7 @@ import {
   priceOffer,
   priceOfferNow,
 } from '../../services/pricing'
+import { readReferralConfig } from '../../services/referrals/referrals'
 import type { AppEnv } from '../context'
 import { ok, okPage, SerialisedJson } from '../envelope'
 import { type AnyRoute, implement } from '../route'
@@ -176,10 +178,12 @@ export const pricingRoutes: AnyRoute[] = [
   }),
   implement(getLendingConfig, async (c) => {
     const db = c.get('deps').database.db
-    const [lending, servicing, limits] = await Promise.all([
+    const [lending, servicing, limits, referrals, referralsVersion] = await Promise.all([
       lendingConfig(db),
       readVersion(db, 'servicing'),
       readVersion(db, LIMITS_CONFIG_KEY),
+      readReferralConfig(db),
+      readVersion(db, REFERRALS_CONFIG_KEY),
     ])
     if (!servicing || !limits) throw notFound('Configuration')
     const { versions, ...documents } = lending
@@ -187,7 +191,13 @@ export const pricingRoutes: AnyRoute[] = [
       ...documents,
       servicing: v.parse(servicingConfigSchema, servicing.value),
       limits: v.parse(limitGrowthSchema, limits.value),
-      versions: { ...versions, servicing: servicing.version, limits: limits.version },
+      referrals,
+      versions: {
+        ...versions,
+        servicing: servicing.version,
+        limits: limits.version,
+        referrals: referralsVersion?.version ?? 0,
+      },
     })
   }),
   // A change is a proposal now (issue 19 item 6): 202 with it; another administrator's approval applies it.

@@ -9,6 +9,7 @@ import { calculatorConfigSchema } from '../../../domain/calculator-config'
 import { LIMITS_CONFIG_KEY, limitGrowthSchema } from '../../../domain/loan/limits'
 import { servicingConfigSchema } from '../../../domain/loan/servicing-config'
 import { pricingConfigShapeSchema } from '../../../domain/pricing/config'
+import { referralConfigSchema } from '../../../domain/referrals'
 import type { DbOrTx } from '../../db/client'
 import { recordChange } from '../audit/audit'
 import { appendConfigVersion, parseConfig, readVersion } from '../config'
@@ -16,7 +17,7 @@ import { checkLendingDocument, forgetLendingConfig } from '../pricing'
 import { registerExecutor } from './executors'
 import { propose } from './store'
 
-export type ConfigKey = 'calculator' | 'pricing' | 'servicing' | 'limits'
+export type ConfigKey = 'calculator' | 'pricing' | 'servicing' | 'limits' | 'referrals'
 
 const storedKey = (key: ConfigKey) => (key === 'limits' ? LIMITS_CONFIG_KEY : key)
 
@@ -26,6 +27,8 @@ export async function checkConfigDocument(db: DbOrTx, key: ConfigKey, value: unk
   if (key === 'servicing') return parseConfig(key, servicingConfigSchema, value)
   // The repeat-limit steps stand alone too: a limit never exceeds the calculator's repeat maximum.
   if (key === 'limits') return parseConfig(key, limitGrowthSchema, value)
+  // The referral switch and rewards stand alone: a reward is bounded by its schema (docs/decisions/0041-referrals.md).
+  if (key === 'referrals') return parseConfig(key, referralConfigSchema, value)
   await checkLendingDocument(db, key, value)
   const schema: v.GenericSchema = key === 'calculator' ? calculatorConfigSchema : pricingConfigShapeSchema
   return s.parse(schema, value)

@@ -9,9 +9,10 @@
 import { asc } from 'drizzle-orm'
 import { bannerShown, promoShown } from '../../../domain/content/windows'
 import type { PublicBanner, PublicPromoItem, SiteContent } from '../../../domain/contract/content'
+import { AGE_LIMITS, type AgeLimits } from '../../../domain/journey/fields'
 import { manilaDate } from '../../../domain/pricing/manila-date'
 import type { Db, DbOrTx } from '../../db/client'
-import { appLink, banner, promoItem } from '../../db/schema-content'
+import { ageLimits, appLink, banner, promoItem } from '../../db/schema-content'
 import type { AppDeps } from '../../deps'
 import { businessToday, clockMovable } from '../payments/clock'
 
@@ -21,12 +22,19 @@ export const CONTENT_TTL_MS = 30_000
 type BannerRow = typeof banner.$inferSelect
 type PromoRow = typeof promoItem.$inferSelect
 type AppRow = typeof appLink.$inferSelect
+type AgeLimitsRow = typeof ageLimits.$inferSelect
 
 interface Rows {
   banners: BannerRow[]
   promoItems: PromoRow[]
   apps: AppRow[]
+  /** The age limits' row (ADR 0048); none: the defaults. */
+  ageLimits?: AgeLimitsRow
 }
+
+/** The limits a row sets, or the defaults (AGE_LIMITS) when nobody set them. */
+export const limitsOf = (row: AgeLimitsRow | undefined): AgeLimits =>
+  row ? { min: row.minAge, max: row.maxAge } : { min: AGE_LIMITS.min, max: AGE_LIMITS.max }
 
 interface Entry {
   readAt: number
@@ -38,12 +46,13 @@ interface Entry {
 const cache = new WeakMap<Db, Entry>()
 
 async function readRows(db: DbOrTx): Promise<Rows> {
-  const [banners, promoItems, apps] = await Promise.all([
+  const [banners, promoItems, apps, [limits]] = await Promise.all([
     db.select().from(banner).orderBy(asc(banner.startDate), asc(banner.id)),
     db.select().from(promoItem).orderBy(asc(promoItem.startDate), asc(promoItem.id)),
     db.select().from(appLink).orderBy(asc(appLink.platform)),
+    db.select().from(ageLimits).limit(1),
   ])
-  return { banners, promoItems, apps }
+  return { banners, promoItems, apps, ageLimits: limits }
 }
 
 /** Forgets the rows kept for `db`: called by every back-office write once its transaction has committed. */
@@ -90,7 +99,7 @@ export function contentOn(rows: Rows, today: string): SiteContent {
   const apps = rows.apps
     .filter((row) => row.enabled)
     .map(({ platform, url }) => ({ platform: platform as 'android' | 'ios', url }))
-  return { today, banners, promoItems, apps }
+  return { today, banners, promoItems, apps, ageLimits: limitsOf(rows.ageLimits) }
 }
 
 /** What the site shows today, windows applied. */

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import { eq, or } from 'drizzle-orm'
 import type { ClientView } from '../../../domain/contract/identity-answers'
+import { isWrongEmailDomain, WRONG_EMAIL_DOMAIN } from '../../../domain/email-domain'
 import { DomainError, invalid } from '../../../domain/errors'
 import { consentVersions, messageKeys, type SignUp } from '../../../domain/identity'
 import { clientStatus } from '../../../domain/journey/routing'
@@ -16,6 +17,7 @@ import { client, consent } from '../../db/schema-identity'
 import { CAPTCHA_SAFE_SCORE } from '../../providers/captcha'
 import { takeLead } from '../affiliate/leads'
 import { activeApplication, lendingFacts } from '../lending/applications'
+import { clientSandboxOn } from '../sandbox/mode'
 import { hasSoldDebt } from '../servicing/debt-sale'
 import { trustedCount } from './devices'
 import { checkPasswordThrottled, type Requester } from './login'
@@ -72,7 +74,8 @@ export interface SignedUpClient extends ClientRow {
 
 export async function signUp(db: Db, input: SignUp, now: Date): Promise<SignedUpClient> {
   const violations = []
-  if (await isTaken(db, 'email', input.email))
+  if (isWrongEmailDomain(input.email)) violations.push({ propertyPath: 'email', message: WRONG_EMAIL_DOMAIN })
+  else if (await isTaken(db, 'email', input.email))
     violations.push({ propertyPath: 'email', message: messageKeys.emailTaken })
   if (await isTaken(db, 'phone', input.mobilePhone.number)) {
     violations.push({ propertyPath: 'mobilePhone.number', message: messageKeys.phoneTaken })
@@ -223,8 +226,16 @@ export async function setStatus(db: DbOrTx, id: number, status: number, now: Dat
 
 const hashedId = (id: number) => createHash('sha256').update(`hiram-client-${id}`).digest('hex').slice(0, 16)
 
-/** The Client of spec section 3, as the app reads it (GET /private/client). */
-export async function clientView(db: DbOrTx, row: ClientRow, now = new Date()): Promise<ClientView> {
+/**
+ * The Client of spec section 3, as the app reads it (GET /private/client). `sandboxDeployment`
+ * (server/services/sandbox/mode.ts): whether this server is a sandbox one, so the client's own sandbox mode counts.
+ */
+export async function clientView(
+  db: DbOrTx,
+  row: ClientRow,
+  sandboxDeployment: boolean,
+  now = new Date(),
+): Promise<ClientView> {
   const facts = await lendingFacts(db, row.id, now)
   const application = await activeApplication(db, row.id)
   return {
@@ -245,6 +256,7 @@ export async function clientView(db: DbOrTx, row: ClientRow, now = new Date()): 
     // A chosen extension waiting for its fee, or a schedule in force (issue 17).
     hasActiveRefinancing: facts.additional.hasActiveRefinancing,
     soldDebt: await hasSoldDebt(db, row.id),
+    sandbox: await clientSandboxOn(db, sandboxDeployment, row.id),
     additionalLoan: facts.additional,
     info: { mobilePhone: { number: row.phone } },
   }

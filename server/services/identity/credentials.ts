@@ -3,6 +3,7 @@
  * password, and changing the password, the number or the e-mail. A change ends the client's other sessions and
  * tells the old number or e-mail, so a stolen session cannot quietly take the account over.
  */
+import { isWrongEmailDomain, WRONG_EMAIL_DOMAIN } from '../../../domain/email-domain'
 import { invalid } from '../../../domain/errors'
 import { messageKeys } from '../../../domain/identity'
 import { hashPassword } from '../../auth/passwords'
@@ -148,6 +149,7 @@ export async function assertNewPhone(db: Db, client: ClientRow, number: string) 
 
 /** Refuses (e-mail taken) a new e-mail that is the client's own or anyone else's. */
 export async function assertNewEmail(db: Db, client: ClientRow, email: string) {
+  if (isWrongEmailDomain(email)) throw invalid([{ propertyPath: 'email', message: WRONG_EMAIL_DOMAIN }])
   if (email === client.email || (await isTaken(db, 'email', email))) throw emailTaken()
 }
 

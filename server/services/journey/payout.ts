@@ -12,7 +12,7 @@ import {
 } from '../../../domain/contract/payout'
 import { DomainError, invalid, notFound } from '../../../domain/errors'
 import type { JourneyStep } from '../../../domain/journey/client-journey.machine'
-import { journeyMessageKeys as k, type Payout } from '../../../domain/journey/fields'
+import { isPlaceholderAccount, journeyMessageKeys as k, type Payout } from '../../../domain/journey/fields'
 import type { DbOrTx, Tx } from '../../db/client'
 import { contact, institution } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
@@ -154,6 +154,8 @@ export async function assertInstitution(db: DbOrTx, payout: Payout) {
     .from(institution)
     .where(and(eq(institution.id, payout.bankId), eq(institution.parent, parent)))
   if (!row) throw invalid([{ propertyPath: 'bankId', message: k.required }])
+  if (payout.type === 'bank_transfer' && isPlaceholderAccount(payout.accountNumber))
+    throw invalid([{ propertyPath: 'accountNumber', message: k.bankAccountInvalid }])
 }
 
 /** The account a client adds becomes the selected one: it is what they just chose on the payment screen. */

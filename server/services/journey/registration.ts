@@ -87,6 +87,8 @@ export async function writeEmployment(tx: Tx, clientId: number, employment: Empl
       companyName: employment.companyName ?? null,
       monthlyIncome: employment.monthlyIncome * 100,
       monthlyExpenses: employment.monthlyExpenses * 100,
+      employerPhone: employment.employerPhone ?? null,
+      taxId: employment.taxId ?? null,
       updatedAt: now,
     })
     .where(eq(clientProfile.clientId, clientId))
@@ -211,6 +213,8 @@ export async function registrationData(db: DbOrTx, clientId: number): Promise<Re
             companyName: profile.companyName,
             monthlyIncome: pesos(profile.monthlyIncome),
             monthlyExpenses: pesos(profile.monthlyExpenses),
+            employerPhone: profile.employerPhone,
+            taxId: profile.taxId,
           },
     contacts: await listContacts(db, clientId),
     address: address

@@ -11,6 +11,7 @@ import type { JourneyEvent } from '../../../domain/journey/client-journey.machin
 import type { DbOrTx } from '../../db/client'
 import { bankDataAttempt, identityDocument, verificationSession } from '../../db/schema-journey'
 import type { AppDeps } from '../../deps'
+import { enterVerification, leaveVerification } from '../identity/client-status'
 import {
   type Actor,
   assertJourneyAccepts,
@@ -103,6 +104,8 @@ export async function openSession(deps: Deps, clientId: number, by: Actor) {
     by,
     at,
     async (tx) => {
+      // The client is in verification (status 4) while the provider has the open session.
+      await enterVerification(tx, clientId, at)
       const [row] = await tx
         .insert(verificationSession)
         .values({
@@ -147,17 +150,18 @@ export async function decideSession(
       { type: decisionEvents[decision.status]! },
       by,
       at,
-      (tx) =>
-        tx
+      async (tx) => {
+        const [row] = await tx
           .update(verificationSession)
           .set({ status: decision.status, reason: decision.reason ?? null, decidedAt: at })
           .where(and(eq(verificationSession.id, session.id), eq(verificationSession.status, 'created')))
           .returning()
-          .then(([row]) => {
-            // Decided by a concurrent call since the read above: roll back, answer what is stored.
-            if (!row) throw new JourneyStepMismatch('veriff', 'VERIFICATION_APPROVED')
-            return row
-          }),
+        // Decided by a concurrent call since the read above: roll back, answer what is stored.
+        if (!row) throw new JourneyStepMismatch('veriff', 'VERIFICATION_APPROVED')
+        // Approved or declined ends the verification; a resubmission keeps the client in it (status 4).
+        if (decision.status !== 'resubmission_requested') await leaveVerification(tx, clientId, at)
+        return row
+      },
     )
     return { ...sessionView(change.result), flow: change.flow }
   } catch (error) {

@@ -64,12 +64,20 @@ import { businessToday } from '../payments/clock'
 import { balancesOfLoan } from '../payments/loans'
 import { checkPromo, lendingConfig, priceOffer } from '../pricing'
 import { hasActiveRefinancing } from '../servicing/schedules'
+import { consentsToDeviceData } from '../tracking/consent'
 
 /** What a change needs: the database, and the logger the journey writes its event line to. */
 export type LendingCtx = Pick<AppDeps, 'database' | 'logger'>
 
 /** Application status codes, spec section 4: the one table in domain/, shared with the web app. */
 export const AppStatus = applicationStatus
+
+/**
+ * Submitted and not decided yet: new (1), or verification (7) while the scoring provider is still checking the
+ * client (jobs.ts). The decision job runs, and the client may still change the figures, only in these.
+ */
+export const awaitsDecision = (status: number) =>
+  status === AppStatus.new || status === AppStatus.verification
 
 /** Loan status codes, spec section 4 (the loan lifecycle's, domain/loan/loan-lifecycle.machine.ts). */
 export const LoanStatus = {
@@ -415,6 +423,20 @@ export interface CreateApplication {
 
 const createPaths = { amount: 'loanAmount.amount', term: 'term.value' }
 
+/** The application's fraud-tool ids (ADR 0042): kept in `marketing` with the campaign's marketing data. */
+export const FRAUD_TOOL_KEYS = ['hotjarUserId', 'seonSession', 'juicySessionId'] as const
+
+/** The blackbox and the fraud tools' ids only with the device-data consent; the marketing data stays. */
+function withoutDeviceData(input: CreateApplication, consented: boolean) {
+  if (consented) return { iovation: input.iovation, marketing: input.marketing }
+  const marketing = Object.fromEntries(
+    Object.entries(input.marketing ?? {}).filter(
+      ([key]) => !(FRAUD_TOOL_KEYS as readonly string[]).includes(key),
+    ),
+  )
+  return { iovation: undefined, marketing: Object.keys(marketing).length ? marketing : undefined }
+}
+
 async function byIdempotencyKey(db: DbOrTx, clientId: number, key: string) {
   const [row] = await db
     .select()
@@ -439,6 +461,8 @@ export async function createApplication(
   }
   const facts = await lendingFacts(db, clientId, now)
   assertLoanAvailable(facts)
+  // Nothing of the device is kept without the client's consent to device data (RA 10173, ADR 0042).
+  const signals = withoutDeviceData(input, await consentsToDeviceData(db, clientId))
   const offer = await priceFor(
     db,
     clientId,
@@ -480,9 +504,9 @@ export async function createApplication(
           promoCode: input.promoCode ?? null,
           paymentMethod: input.paymentMethod,
           clientKind: facts.kind,
-          iovationBlackbox: input.iovation || null,
+          iovationBlackbox: signals.iovation || null,
           affiliate: input.affiliate ?? null,
-          marketing: input.marketing ?? null,
+          marketing: signals.marketing ?? null,
           idempotencyKey,
           createdAt: now,
           updatedAt: now,
@@ -563,17 +587,19 @@ export async function changeApplication(
             message: 'The term cannot exceed the approved term.',
           })
         if (violations.length) throw invalid(violations)
-      } else if (row.status !== AppStatus.new) {
+      } else if (!awaitsDecision(row.status)) {
         throw statusConflict('Changing the application', row.status)
       }
+      const undecided = awaitsDecision(row.status)
       const [updated] = await tx
         .update(application)
         .set({
           principalAmount: figures.amount,
           term: figures.term,
           packageFeeConsent: figures.withPackageFee,
-          ...(row.status === AppStatus.new
-            ? { desiredAmount: figures.amount, desiredTerm: figures.term }
+          // New figures are scored from scratch: an application in verification is new again.
+          ...(undecided
+            ? { status: AppStatus.new, desiredAmount: figures.amount, desiredTerm: figures.term }
             : {}),
           acceptedOffer: null,
           version: row.version + 1,
@@ -581,7 +607,7 @@ export async function changeApplication(
         })
         .where(eq(application.id, id))
         .returning()
-      if (row.status === AppStatus.new) await requeueDecision(tx, id, now)
+      if (undecided) await requeueDecision(tx, id, now)
       return updated!
     },
   )
@@ -696,7 +722,7 @@ export async function applyPromo(
     now,
     async (tx) => {
       const row = await lockApplication(tx, clientId, id)
-      if (row.status !== AppStatus.new && row.status !== AppStatus.signing)
+      if (!awaitsDecision(row.status) && row.status !== AppStatus.signing)
         throw statusConflict('Applying a promo code', row.status)
       const [updated] = await tx
         .update(application)

@@ -5,10 +5,10 @@
  * new, same version): a change or a cancel in between makes the result stale and the job runs again or stops.
  * Nothing is awaited from a provider inside a transaction. Every decision stores its rules, inputs and reasons.
  */
-import { and, desc, eq } from 'drizzle-orm'
+import { and, countDistinct, desc, eq, gte, ne } from 'drizzle-orm'
 import { approvalStep, needsFourEyes, type ReviewConfig } from '../../../domain/back-office/review'
 import { DomainError, notFound } from '../../../domain/errors'
-import { ageOn } from '../../../domain/journey/fields'
+import { AGE_LIMITS, type AgeLimits, ageOn } from '../../../domain/journey/fields'
 import { manilaDate } from '../../../domain/pricing/manila-date'
 import type { Db, Tx } from '../../db/client'
 import { client } from '../../db/schema-identity'
@@ -16,12 +16,14 @@ import { clientProfile, verificationSession } from '../../db/schema-journey'
 import { application, applicationDecision, applicationReview, lendingJob } from '../../db/schema-lending'
 import type { ScoringAnswer, ScoringProvider } from '../../providers/scoring'
 import { recordChange } from '../audit/audit'
+import { currentAgeLimits } from '../content/age-limits'
 import { type Actor, jobActor, journeyTransaction, lockJourney } from '../journey/journey'
 import { lendingConfig } from '../pricing'
 import {
   type ApplicationRow,
   AppStatus,
   applicationOffer,
+  awaitsDecision,
   type LendingCtx,
   type LendingFacts,
   lendingFacts,
@@ -29,8 +31,6 @@ import {
 } from './applications'
 import { lockReview, type ReviewRow, reviewSnapshot } from './review-queue'
 
-export const AGE_MIN = 20
-export const AGE_MAX = 70
 /** The whole repayment must fit in this share of one month's disposable income (income minus expenses). */
 export const AFFORDABILITY_BPS = 10_000
 
@@ -42,6 +42,8 @@ export interface DecisionInputs {
   total: number
   clientStatus: number
   age: number | null
+  /** The limits the content system set (ADR 0048); absent, the defaults (AGE_LIMITS). */
+  ageLimits?: AgeLimits
   monthlyIncome: number | null
   monthlyExpenses: number | null
   identityVerification: string | null
@@ -60,7 +62,16 @@ export interface DecisionInputs {
   limit?: number
   limitFrozen?: boolean
   limitExplanation?: string[]
+  /**
+   * Issue 22 (ADR 0042): the device blackbox the application carries (only with the client's device-data
+   * consent) and on how many other clients' applications it was seen within DEVICE_WINDOW_DAYS.
+   */
+  device?: { blackbox: boolean; otherClients: number }
 }
+
+/** A blackbox seen on this many other clients' applications within the window sends the application to a person. */
+export const DEVICE_SHARED_MAX_OTHERS = 2
+export const DEVICE_WINDOW_DAYS = 30
 
 export interface RuleResult {
   rule: string
@@ -72,9 +83,26 @@ export type Outcome = 'approve' | 'reject' | 'manual' | 'decrease' | 'special_of
 
 export interface RulesVerdict {
   rules: RuleResult[]
-  /** A decision the rules alone take (reject), or null: the scoring provider decides. */
-  outcome: 'reject' | null
+  /**
+   * A decision the rules alone take (reject), a person's review (manual: a fraud signal, ADR 0042), or null: the
+   * scoring provider decides.
+   */
+  outcome: 'reject' | 'manual' | null
   reasons: string[]
+}
+
+/**
+ * The shared-device rule (ADR 0042), only for an application that carries a device blackbox (the client consented
+ * to device data): a decision says it used the device exactly when it did.
+ */
+function deviceRule(i: DecisionInputs): RuleResult | null {
+  if (!i.device?.blackbox) return null
+  const others = i.device.otherClients
+  return {
+    rule: 'device_blackbox',
+    passed: others < DEVICE_SHARED_MAX_OTHERS,
+    detail: `the device blackbox was seen on ${others} other client(s)' applications in ${DEVICE_WINDOW_DAYS} days (a person reviews from ${DEVICE_SHARED_MAX_OTHERS})`,
+  }
 }
 
 /** The lender's own rules, before any provider. Pure: the same inputs always give the same verdict. */
@@ -83,6 +111,7 @@ export function evaluateRules(i: DecisionInputs): RulesVerdict {
   // What the client would owe in all: this loan's repayment and the principal still owed on the running one.
   const owed = i.total + (i.openPrincipal ?? 0)
   const refusals = i.additionalLoanRefusals ?? []
+  const ages = i.ageLimits ?? AGE_LIMITS
   const rules: RuleResult[] = [
     {
       rule: 'client_status',
@@ -91,8 +120,8 @@ export function evaluateRules(i: DecisionInputs): RulesVerdict {
     },
     {
       rule: 'age',
-      passed: i.age !== null && i.age >= AGE_MIN && i.age <= AGE_MAX,
-      detail: i.age === null ? 'no birth date' : `age ${i.age}, allowed ${AGE_MIN} to ${AGE_MAX}`,
+      passed: i.age !== null && i.age >= ages.min && i.age <= ages.max,
+      detail: i.age === null ? 'no birth date' : `age ${i.age}, allowed ${ages.min} to ${ages.max}`,
     },
     {
       rule: 'identity_verified',
@@ -124,11 +153,18 @@ export function evaluateRules(i: DecisionInputs): RulesVerdict {
           : `repayment ${i.total} centavos${i.openPrincipal ? ` plus ${i.openPrincipal} owed on the open loan` : ''} against monthly disposable income ${disposable} centavos`,
     },
   ]
+  const device = deviceRule(i)
+  if (device) rules.push(device)
   const failed = rules.filter((r) => !r.passed)
   // Affordability alone is not a refusal: the engine offers a lower amount instead (decrease, see decide()).
-  const hard = failed.filter((r) => r.rule !== 'affordability' || disposable === null)
+  // A shared device is no refusal either: a person looks at it (manual verification).
+  const hard = failed.filter(
+    (r) => r.rule !== 'device_blackbox' && (r.rule !== 'affordability' || disposable === null),
+  )
   if (hard.length) return { rules, outcome: 'reject', reasons: hard.map((r) => `${r.rule}: ${r.detail}`) }
-  return { rules, outcome: null, reasons: failed.map((r) => `${r.rule}: ${r.detail}`) }
+  const reasons = failed.map((r) => `${r.rule}: ${r.detail}`)
+  if (device && !device.passed) return { rules, outcome: 'manual', reasons }
+  return { rules, outcome: null, reasons }
 }
 
 /** The limit's explanation as decision reasons (`limit: ...`). */
@@ -148,8 +184,10 @@ async function gatherInputs(
     .orderBy(desc(verificationSession.createdAt))
     .limit(1)
   const facts = await lendingFacts(db, row.clientId, now)
+  const device = await deviceSharing(db, row, now)
   const { calculator } = await lendingConfig(db)
   const offer = await applicationOffer(db, row, now)
+  const ageLimits = await currentAgeLimits(db)
   const additionalLoan = facts.additionalLoan
   return {
     facts,
@@ -162,6 +200,7 @@ async function gatherInputs(
       total: offer.total.amount,
       clientStatus: who?.status ?? 0,
       age: profile ? ageOn(profile.birthDate, manilaDate(now)) : null,
+      ageLimits,
       monthlyIncome: profile?.monthlyIncome ?? null,
       monthlyExpenses: profile?.monthlyExpenses ?? null,
       identityVerification: verification?.status ?? null,
@@ -178,8 +217,26 @@ async function gatherInputs(
       limit: facts.limit.limit,
       limitFrozen: facts.limit.frozen,
       limitExplanation: facts.limit.explanation,
+      device,
     },
   }
+}
+
+/** How many other clients' applications carried this application's blackbox within the window. */
+async function deviceSharing(db: Db, row: ApplicationRow, now: Date) {
+  if (!row.iovationBlackbox) return { blackbox: false, otherClients: 0 }
+  const since = new Date(now.getTime() - DEVICE_WINDOW_DAYS * 86_400_000)
+  const [found] = await db
+    .select({ n: countDistinct(application.clientId) })
+    .from(application)
+    .where(
+      and(
+        eq(application.iovationBlackbox, row.iovationBlackbox),
+        gte(application.createdAt, since),
+        ne(application.clientId, row.clientId),
+      ),
+    )
+  return { blackbox: true, otherClients: found?.n ?? 0 }
 }
 
 /** The largest amount on the grid, below the asked one, whose repayment fits the income; null if none. */
@@ -225,6 +282,8 @@ async function decideOnRules(
   const base = { rules: verdict.rules, inputs, scoring: null }
   if (verdict.outcome === 'reject')
     return { ...base, outcome: 'reject', offeredAmount: null, reasons: verdict.reasons }
+  if (verdict.outcome === 'manual')
+    return { ...base, outcome: 'manual', offeredAmount: null, reasons: verdict.reasons }
   const affordable = verdict.rules.find((r) => r.rule === 'affordability')?.passed
   if (!affordable) {
     const lower = await affordableAmount(db, row, inputs, now)
@@ -326,7 +385,7 @@ export async function recordDecision(
       now,
       async (tx) => {
         const [current] = await tx.select().from(application).where(eq(application.id, row.id)).for('update')
-        if (!current || current.status !== AppStatus.new || current.version !== row.version)
+        if (!current || !awaitsDecision(current.status) || current.version !== row.version)
           throw new StaleDecision()
         await tx
           .update(application)

@@ -12,6 +12,7 @@ import { downloadDocument } from '../../../domain/contract/lending'
 import type { DocumentType, LoanDocument } from '../../../domain/contract/lending-answers'
 import type { PricedOffer } from '../../../domain/contract/pricing-answers'
 import { DomainError, notFound } from '../../../domain/errors'
+import { formatPhpText } from '../../../domain/format'
 import { disclosureFigures } from '../../../domain/pricing/disclosure'
 import type { DbOrTx } from '../../db/client'
 import { clientProfile } from '../../db/schema-journey'
@@ -26,14 +27,6 @@ import {
   type documentsOf,
   type LendingCtx,
 } from './applications'
-
-/** PHP with thousands commas and 2 decimals, as printed on the documents: 1026000 -> 'PHP 10,260.00'. */
-export function printedPhp(centavos: number): string {
-  const negative = centavos < 0
-  const abs = Math.abs(centavos)
-  const pesos = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return `${negative ? '-' : ''}PHP ${pesos}.${String(abs % 100).padStart(2, '0')}`
-}
 
 // Shared with the sign screen (domain/pricing/disclosure.ts), so the screen and the PDF print the same figures.
 export { disclosureFigures, monthlyEirHundredths } from '../../../domain/pricing/disclosure'
@@ -107,27 +100,27 @@ export async function renderDisclosure(input: DocumentInput): Promise<Uint8Array
   w.row('Application number', String(input.applicationId))
   w.row('Loan type', 'Short-term loan, single payment')
   w.space()
-  w.row('1. Loan amount (principal)', printedPhp(f.principal))
-  w.row('2. Amount financed', printedPhp(f.amountFinanced))
+  w.row('1. Loan amount (principal)', formatPhpText(f.principal))
+  w.row('2. Amount financed', formatPhpText(f.amountFinanced))
   w.line('3. Finance charges, itemised:', { bold: true })
-  w.row(`   a. Interest (${offer.term} days)`, printedPhp(offer.interest.amount))
+  w.row(`   a. Interest (${offer.term} days)`, formatPhpText(offer.interest.amount))
   if (offer.discount.interest.amount > 0)
-    w.row('      of which discount on interest', `-${printedPhp(offer.discount.interest.amount)}`)
-  w.row('   b. Processing fee', printedPhp(offer.processingFee.amount))
-  w.row('   c. Service fee', printedPhp(offer.serviceFee.amount))
+    w.row('      of which discount on interest', `-${formatPhpText(offer.discount.interest.amount)}`)
+  w.row('   b. Processing fee', formatPhpText(offer.processingFee.amount))
+  w.row('   c. Service fee', formatPhpText(offer.serviceFee.amount))
   if (offer.discount.serviceFee.amount > 0)
-    w.row('      of which discount on service fee', `-${printedPhp(offer.discount.serviceFee.amount)}`)
-  w.row('   d. Withdrawal fee', printedPhp(offer.withdrawalFee.amount))
-  w.row('   e. Invoicing fee', printedPhp(offer.invoicingFee.amount))
-  w.row("   f. Borrower's advantage package fee", printedPhp(offer.borrowers_advantage_package_fee.amount))
-  w.row('   Total finance charges', printedPhp(f.financeCharge))
-  w.row('4. Non-finance charges', printedPhp(0))
-  w.row('5. Net proceeds of the loan (paid out to you)', printedPhp(f.netProceeds))
-  w.row('6. Total amount to be paid', printedPhp(f.total))
+    w.row('      of which discount on service fee', `-${formatPhpText(offer.discount.serviceFee.amount)}`)
+  w.row('   d. Withdrawal fee', formatPhpText(offer.withdrawalFee.amount))
+  w.row('   e. Invoicing fee', formatPhpText(offer.invoicingFee.amount))
+  w.row("   f. Borrower's advantage package fee", formatPhpText(offer.borrowers_advantage_package_fee.amount))
+  w.row('   Total finance charges', formatPhpText(f.financeCharge))
+  w.row('4. Non-finance charges', formatPhpText(0))
+  w.row('5. Net proceeds of the loan (paid out to you)', formatPhpText(f.netProceeds))
+  w.row('6. Total amount to be paid', formatPhpText(f.total))
   w.line('7. Payment schedule:', { bold: true })
   w.row(
     '   One payment',
-    `${printedPhp(f.total)} due ${offer.term} days after the payout (${offer.endDate} if paid out today)`,
+    `${formatPhpText(f.total)} due ${offer.term} days after the payout (${offer.endDate} if paid out today)`,
   )
   w.row('8. Effective interest rate', `${pct(f.monthlyEir)} per month; ${offer.apr.toFixed(2)}% per year`)
   w.row('9. Payout to', input.disbursementLabel)
@@ -153,14 +146,20 @@ export async function renderAgreement(input: DocumentInput): Promise<Uint8Array>
   w.line('LOAN AGREEMENT', { bold: true, size: 14 })
   w.space()
   w.line(`This agreement is between Hiram Lending (the Lender) and ${input.borrower} (the Borrower).`)
-  w.row('Application number', String(input.applicationId))
+  // Application 0: the anonymous terms (extra-documents.ts), a sample offer that binds nobody.
+  w.row(
+    'Application number',
+    input.applicationId
+      ? String(input.applicationId)
+      : 'none (sample terms with an example offer; not an offer)',
+  )
   w.space()
   w.line('1. The loan', { bold: true })
-  w.row('   Principal', printedPhp(f.principal))
+  w.row('   Principal', formatPhpText(f.principal))
   w.row('   Term', `${offer.term} days from the payout`)
-  w.row('   Interest', printedPhp(offer.interest.amount))
-  w.row('   Fees', printedPhp(f.financeCharge - offer.interest.amount))
-  w.row('   Total amount to be repaid', printedPhp(f.total))
+  w.row('   Interest', formatPhpText(offer.interest.amount))
+  w.row('   Fees', formatPhpText(f.financeCharge - offer.interest.amount))
+  w.row('   Total amount to be repaid', formatPhpText(f.total))
   w.row('   Effective interest rate', `${pct(f.monthlyEir)} per month`)
   w.line('2. Payout. The Lender pays the principal, in full, to:', { bold: true })
   w.line(`   ${input.disbursementLabel}`)

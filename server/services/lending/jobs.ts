@@ -14,8 +14,9 @@ import { institution } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob } from '../../db/schema-lending'
 import type { AppDeps } from '../../deps'
+import { ScoringPendingError, ScoringRefusedError } from '../../providers/scoring'
 import { JourneyStepMismatch } from '../journey/journey'
-import { AppStatus } from './applications'
+import { AppStatus, awaitsDecision } from './applications'
 import { decide, finishJob, recordDecision, recordDecisionError } from './decision'
 import { recordPayout } from './payout'
 import { PAYOUT_NOTICE_JOB, runPayoutNotice, sendPayoutNoticeNow } from './payout-notice'
@@ -23,6 +24,12 @@ import { PAYOUT_NOTICE_JOB, runPayoutNotice, sendPayoutNoticeNow } from './payou
 export const JOB_LEASE_MS = 60_000
 export const JOB_MAX_ATTEMPTS = 3
 export const JOB_RETRY_MS = 30_000
+/**
+ * A scoring provider still evaluating (ScoringPendingError) is asked again every minute, for a day from the last
+ * change to the application's figures; then the decision ends in error (401) and a person decides.
+ */
+export const SCORING_RECHECK_MS = 60_000
+export const SCORING_PENDING_MAX_MS = 24 * 60 * 60_000
 
 type Job = typeof lendingJob.$inferSelect
 type WorkerDeps = Pick<AppDeps, 'database' | 'logger' | 'now' | 'scoring' | 'payout' | 'messaging'>
@@ -65,6 +72,38 @@ async function retryLater(db: Db, job: Job, error: unknown, now: Date) {
     .where(eq(lendingJob.id, job.id))
 }
 
+/** The provider answered "not decided yet": asked again later; the answer is not a failed attempt. */
+async function recheckLater(db: Db, job: Job, now: Date) {
+  await db
+    .update(lendingJob)
+    .set({
+      lockedUntil: null,
+      runAt: new Date(now.getTime() + SCORING_RECHECK_MS),
+      attempts: Math.max(0, job.attempts - 1),
+    })
+    .where(eq(lendingJob.id, job.id))
+}
+
+/**
+ * The provider is still checking the client (a credit bureau asked for time): the application is in
+ * verification (7) until it answers, so the client, the back office and the sandbox see that the lender is
+ * waiting on a check rather than on its own engine (docs/decisions/0048). Only from new, and only while the
+ * figures are the ones being checked (same version); the figures and `updatedAt` stay, so the day the job
+ * waits for an answer still counts from the application's last change.
+ */
+async function markVerifying(db: Db, row: { id: number; version: number }) {
+  await db
+    .update(application)
+    .set({ status: AppStatus.verification })
+    .where(
+      and(
+        eq(application.id, row.id),
+        eq(application.status, AppStatus.new),
+        eq(application.version, row.version),
+      ),
+    )
+}
+
 const markDone = (db: Db, job: Job, now: Date) => db.transaction((tx) => finishJob(tx, job.id, now))
 
 async function loadApplication(db: Db, id: number) {
@@ -76,16 +115,24 @@ async function runDecide(deps: WorkerDeps, job: Job) {
   const db = deps.database.db
   const now = deps.now()
   const row = await loadApplication(db, job.applicationId)
-  if (!row || row.status !== AppStatus.new) return markDone(db, job, now)
+  if (!row || !awaitsDecision(row.status)) return markDone(db, job, now)
   let decision: Awaited<ReturnType<typeof decide>>
   try {
     decision = await decide(db, deps.scoring, row, now)
   } catch (error) {
+    const waited = now.getTime() - row.updatedAt.getTime()
+    if (error instanceof ScoringPendingError && waited < SCORING_PENDING_MAX_MS) {
+      deps.logger.debug({ applicationId: row.id, jobId: job.id }, 'scoring pending')
+      await markVerifying(db, row)
+      return recheckLater(db, job, now)
+    }
     deps.logger.warn(
       { applicationId: row.id, attempt: job.attempts, err: errorForLog(error) },
       'scoring failed',
     )
-    if (job.attempts < JOB_MAX_ATTEMPTS) return retryLater(db, job, error, now)
+    // A refused request fails the same way every time, and a pending one has had its day: a person decides.
+    const final = error instanceof ScoringRefusedError || error instanceof ScoringPendingError
+    if (!final && job.attempts < JOB_MAX_ATTEMPTS) return retryLater(db, job, error, now)
     return settle(db, job, now, () => recordDecisionError(deps, row, errorSummary(error), now, job.id))
   }
   return settle(db, job, now, () => recordDecision(deps, row, decision, now, job.id))
@@ -97,7 +144,7 @@ async function settle(db: Db, job: Job, now: Date, write: () => Promise<boolean>
     const written = await write()
     if (written) return
     const row = await loadApplication(db, job.applicationId)
-    if (row?.status === AppStatus.new)
+    if (row && awaitsDecision(row.status))
       await db.update(lendingJob).set({ lockedUntil: null, runAt: now }).where(eq(lendingJob.id, job.id))
     else await markDone(db, job, now)
   } catch (error) {

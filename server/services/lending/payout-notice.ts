@@ -10,6 +10,7 @@
  * message about money.
  */
 import { and, eq, isNull } from 'drizzle-orm'
+import { formatDate, formatPhpText } from '../../../domain/format'
 import { paymentReferenceOf } from '../../../domain/payments/reference'
 import type { Db, Tx } from '../../db/client'
 import { institution } from '../../db/schema'
@@ -19,7 +20,6 @@ import { disbursement, lendingJob, loan } from '../../db/schema-lending'
 import type { AppDeps } from '../../deps'
 import type { OutgoingMessage } from '../../providers/messaging'
 import { describeAccount } from '../journey/payout'
-import { printedPhp } from './documents'
 
 export const PAYOUT_NOTICE_JOB = 'payout_notice'
 export const PAYOUT_NOTICE_MAX_ATTEMPTS = 5
@@ -27,14 +27,6 @@ const RETRY_MS = 60_000
 
 type NoticeDeps = Pick<AppDeps, 'database' | 'logger' | 'messaging' | 'now'>
 type Job = typeof lendingJob.$inferSelect
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
-
-/** A Manila calendar date ('YYYY-MM-DD') as 'MMM DD, YYYY', the way every screen shows dates. */
-export function longDate(date: string): string {
-  const [y, m, d] = date.split('-')
-  return `${MONTHS[Number(m) - 1]} ${d}, ${y}`
-}
 
 /** Inside the payout result's transaction: the notice is queued, never sent, there. */
 export async function queuePayoutNotice(tx: Tx, applicationId: number, now: Date) {
@@ -59,8 +51,8 @@ export function payoutNoticeText(f: PayoutFacts): string {
     ? `is ready for pickup: ${f.account.replace(/^cash pickup at /, '')}, pickup number ${f.cashPickupNumber}`
     : `was sent to your ${f.account}`
   return (
-    `Hiram: your loan of ${printedPhp(f.amount)} ${where}. ` +
-    `Please repay ${printedPhp(f.total)} by ${longDate(f.dueDate)} with your payment reference ${f.paymentReference} ` +
+    `Hiram: your loan of ${formatPhpText(f.amount)} ${where}. ` +
+    `Please repay ${formatPhpText(f.total)} by ${formatDate(f.dueDate)} with your payment reference ${f.paymentReference} ` +
     '(GCash, Maya, 7-Eleven, bank transfer and more: hiram.ph/repay). Questions? Call customer care.'
   )
 }

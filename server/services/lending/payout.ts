@@ -15,6 +15,7 @@ import { promoRedemption } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
 import type { PayoutAnswer } from '../../providers/payout'
+import { enterBankAccountSelect, leaveBankAccountSelect } from '../identity/client-status'
 import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
 import { businessToday } from '../payments/clock'
 import { bookEntries, lockLoan, moveLoan } from '../payments/loans'
@@ -152,7 +153,11 @@ export async function recordPayout(
         })
         .where(eq(disbursement.id, row.id))
       await finishJob(tx, jobId, now)
-      if (answer.status === 'failed') return
+      if (answer.status === 'failed') {
+        // The client must choose another account (status 5, bank account select) until the payout is retried.
+        await enterBankAccountSelect(tx, row.clientId, now)
+        return
+      }
       const [app] = await tx
         .select()
         .from(application)
@@ -283,6 +288,7 @@ export async function retryPayoutInTransaction(tx: Tx, clientId: number, now: Da
     .from(disbursementEntry)
     .where(and(eq(disbursementEntry.clientId, clientId), eq(disbursementEntry.selected, true)))
   if (!entry) throw new DomainError('conflict', 'payoutMissing', 'Choose how to receive the money first.')
+  await leaveBankAccountSelect(tx, clientId, now)
   await tx
     .update(disbursement)
     .set({ status: 'queued', entryId: entry.id, type: entry.type, failureReason: null, completedAt: null })

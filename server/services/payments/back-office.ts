@@ -15,6 +15,7 @@ import type { DbOrTx } from '../../db/client'
 import { application, disbursement, lendingJob, loan } from '../../db/schema-lending'
 import { payment, servicingAction } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
+import { leaveBankAccountSelect } from '../identity/client-status'
 import type { Actor } from '../journey/journey'
 import { AppStatus, returnToLoan } from '../lending/applications'
 import { accrueLocked, loanTransaction } from './loans'
@@ -193,7 +194,9 @@ export async function loanAction(
       }
     }
     // Only after a failed payout: while one is queued or running, money may be leaving (cancel it at the provider
-    // first). The application is cancelled (5), the payout closed, the journey back to applying.
+    // first). The payout is closed and the journey goes back to applying. The application is terminated (23): the
+    // lender ends a contract the client signed; cancelled (5) is the client's own withdrawal before signing
+    // (issue 22 item 5, docs/decisions/0041-referrals.md).
     const [payout] = await tx
       .select({ status: disbursement.status })
       .from(disbursement)
@@ -207,12 +210,14 @@ export async function loanAction(
       )
     await tx
       .update(application)
-      .set({ status: AppStatus.canceled, updatedAt: now })
+      .set({ status: AppStatus.terminated, updatedAt: now })
       .where(and(eq(application.id, locked.applicationId), eq(application.status, AppStatus.accepted)))
     await tx
       .update(disbursement)
       .set({ failureReason: 'cancelled by the back office', completedAt: now })
       .where(eq(disbursement.applicationId, locked.applicationId))
+    // No payout waits for an account any more: the client leaves bank account select (status 5).
+    await leaveBankAccountSelect(tx, locked.clientId, now)
     await tx
       .update(lendingJob)
       .set({ doneAt: now, lockedUntil: null })

@@ -6,8 +6,8 @@
  */
 import type { PaymentIntention, PaymentPurpose } from '../../../domain/contract/payments'
 import { DomainError, invalid } from '../../../domain/errors'
+import { formatPhp } from '../../../domain/format'
 import { outstandingOf } from '../../../domain/loan/ledger'
-import { formatPhp } from '../../../domain/money'
 import { channelOf, fillStep, type PaymentChannelCode } from '../../../domain/payments/channels'
 import { paymentReferenceOf, virtualAccountOf } from '../../../domain/payments/reference'
 import { addDays, manilaDate, manilaDayStart } from '../../../domain/pricing/manila-date'

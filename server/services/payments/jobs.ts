@@ -5,7 +5,9 @@
  * several processes share them; a provider is never called inside a transaction. `afterPosting` runs a payment's
  * jobs at once after its transaction committed, instead of waiting for the worker's next round.
  */
+
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { formatPhpText } from '../../../domain/format'
 import { outstandingOf } from '../../../domain/loan/ledger'
 import { loanNumberOf } from '../../../domain/payments/reference'
 import type { Db } from '../../db/client'
@@ -19,7 +21,6 @@ import { creditRefund, loanLedgerEntry, payment, servicingJob } from '../../db/s
 import type { AppDeps } from '../../deps'
 import { PayoutUnavailableError } from '../../providers/payout'
 import { jobActor } from '../journey/journey'
-import { printedPhp } from '../lending/documents'
 import { sendDeferredSaleNotice } from '../servicing/debt-sale'
 import { sendDueReminders } from '../servicing/reminders'
 import { DEBT_SALE_NOTICE_JOB, RECEIPT_JOB, REFUND_JOB, REMINDER_JOB } from './job-kinds'
@@ -104,18 +105,20 @@ export function receiptText(f: {
 }): string {
   const applied = (Object.keys(partNames) as (keyof typeof partNames)[])
     .filter((p) => (f.allocation[p] ?? 0) > 0)
-    .map((p) => `${partNames[p]} ${printedPhp(f.allocation[p]!)}`)
+    .map((p) => `${partNames[p]} ${formatPhpText(f.allocation[p]!)}`)
     .join(', ')
   const credit =
-    f.credit > 0 ? ` ${printedPhp(f.credit)} is credit we will refund to your payout account.` : ''
+    f.credit > 0 ? ` ${formatPhpText(f.credit)} is credit we will refund to your payout account.` : ''
   const remaining =
-    f.remaining > 0 ? `Remaining balance: ${printedPhp(f.remaining)}.` : 'Your loan is fully paid. Thank you!'
-  return `Hiram: we received ${printedPhp(f.amount)} for loan ${f.loanNumber}${applied ? ` (${applied})` : ''}.${credit} ${remaining}`
+    f.remaining > 0
+      ? `Remaining balance: ${formatPhpText(f.remaining)}.`
+      : 'Your loan is fully paid. Thank you!'
+  return `Hiram: we received ${formatPhpText(f.amount)} for loan ${f.loanNumber}${applied ? ` (${applied})` : ''}.${credit} ${remaining}`
 }
 
 /** The receipt of a payment that reached Hiram after the loan was sold (Civil Code Art. 1626). */
 export function soldDebtReceiptText(f: { amount: number; loanNumber: string; agency: string }): string {
-  return `Hiram: we received ${printedPhp(f.amount)} for loan ${f.loanNumber}. Your loan now belongs to ${f.agency}: we pass this payment on to them, and it counts as paid to them. Please pay them directly from now on: hiram.ph/profile/debt-sold.`
+  return `Hiram: we received ${formatPhpText(f.amount)} for loan ${f.loanNumber}. Your loan now belongs to ${f.agency}: we pass this payment on to them, and it counts as paid to them. Please pay them directly from now on: hiram.ph/profile/debt-sold.`
 }
 
 async function sendReceipt(deps: JobDeps, job: Job) {
@@ -145,7 +148,7 @@ async function sendReceipt(deps: JobDeps, job: Job) {
           agency: owner.agency ?? 'the collection agency',
         })
       : owner?.state === 'write_off'
-        ? `Hiram: we received ${printedPhp(row.p.amount)} for loan ${loanNumber}. Thank you.${(allocation.credit ?? 0) > 0 ? ` ${printedPhp(allocation.credit!)} is more than was owed: we will refund it to your payout account.` : ''}`
+        ? `Hiram: we received ${formatPhpText(row.p.amount)} for loan ${loanNumber}. Thank you.${(allocation.credit ?? 0) > 0 ? ` ${formatPhpText(allocation.credit!)} is more than was owed: we will refund it to your payout account.` : ''}`
         : receiptText({
             amount: row.p.amount,
             loanNumber,

@@ -1,7 +1,8 @@
 /** The statement of account as a PDF (issue 16, item 3), drawn from the same data as the screen. */
+
 import type { Statement } from '../../../domain/contract/payments'
-import { newDocument, printedPhp } from '../lending/documents'
-import { longDate } from '../lending/payout-notice'
+import { formatDate, formatPhpText } from '../../../domain/format'
+import { newDocument } from '../lending/documents'
 
 const kindLabel: Record<Statement['entries'][number]['kind'], string> = {
   disbursement: 'Loan paid out',
@@ -20,30 +21,28 @@ const kindLabel: Record<Statement['entries'][number]['kind'], string> = {
   reversal: 'Reversal',
 }
 
-const signed = (centavos: number) => `${centavos < 0 ? '-' : ''}${printedPhp(Math.abs(centavos))}`
-
 export async function renderStatement(s: Statement, at: Date): Promise<Uint8Array> {
   const { doc, w } = await newDocument(`Statement of account ${s.loanNumber}`, at)
   w.line('Hiram Lending Corporation', { bold: true, size: 14 })
   w.line(`Statement of account, loan ${s.loanNumber}`, { bold: true, size: 12 })
   w.row('Payment reference', s.paymentReference)
-  w.row('As of', longDate(s.asOf))
-  w.row('Principal', printedPhp(s.principal))
-  if (s.startDate) w.row('Paid out on', longDate(s.startDate))
-  w.row('Due date', longDate(s.dueDate))
+  w.row('As of', formatDate(s.asOf))
+  w.row('Principal', formatPhpText(s.principal))
+  if (s.startDate) w.row('Paid out on', formatDate(s.startDate))
+  w.row('Due date', formatDate(s.dueDate))
   w.space()
   w.line('Date | Entry | Part | Amount | Owed after | Credit after', { bold: true })
   for (const e of s.entries)
     w.line(
-      `${longDate(e.date)} | ${kindLabel[e.kind]}${e.memo ? ` (${e.memo})` : ''} | ${e.part} | ${signed(e.amount)} | ${printedPhp(e.outstandingAfter)} | ${printedPhp(e.creditAfter)}`,
+      `${formatDate(e.date)} | ${kindLabel[e.kind]}${e.memo ? ` (${e.memo})` : ''} | ${e.part} | ${formatPhpText(e.amount)} | ${formatPhpText(e.outstandingAfter)} | ${formatPhpText(e.creditAfter)}`,
       { size: 8, gap: 4 },
     )
   w.space()
-  w.row('Principal outstanding', printedPhp(s.balances.principal))
-  w.row('Interest outstanding', printedPhp(s.balances.interest))
-  w.row('Fees outstanding', printedPhp(s.balances.fees))
-  w.row('Penalties outstanding', printedPhp(s.balances.penalties))
-  w.row('Credit held for you', printedPhp(s.balances.credit))
-  w.line(`To pay in full today: ${printedPhp(s.payoff)}`, { bold: true })
+  w.row('Principal outstanding', formatPhpText(s.balances.principal))
+  w.row('Interest outstanding', formatPhpText(s.balances.interest))
+  w.row('Fees outstanding', formatPhpText(s.balances.fees))
+  w.row('Penalties outstanding', formatPhpText(s.balances.penalties))
+  w.row('Credit held for you', formatPhpText(s.balances.credit))
+  w.line(`To pay in full today: ${formatPhpText(s.payoff)}`, { bold: true })
   return doc.save()
 }

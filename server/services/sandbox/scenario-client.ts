@@ -55,7 +55,10 @@ import { prepareSignature, signApplication } from '../lending/payout'
 
 /** What the sandbox providers decide by (README, "Demo accounts and sandbox data"). */
 export interface ScenarioFacts {
-  /** Sandbox scoring follows the first name: Juan approved, Manual, Reject, Decrease, Special, Increase. */
+  /**
+   * Sandbox scoring follows the first name: Juan approved, Manual, Reject, Decrease, Special, Increase; Scoreerror
+   * ends in decision error at once, Pending is never decided.
+   */
   firstName: string
   /** Sandbox identity verification follows the last name: Dela Cruz approved, Declined Cruz declined. */
   lastName: string
@@ -160,14 +163,29 @@ export async function existingClient(
 
 const client = (c: ScenarioClient, call: string): Actor => ({ kind: 'client', id: c.id, call })
 
-/** The one decision event the sandbox scoring sends for a first name (README, Loan decisions). */
-function decisionEvent(firstName: string): JourneyEventType {
-  const name = firstName.trim().toLowerCase()
-  if (name.includes('reject')) return 'DECISION_REJECTED'
-  if (name.includes('manual') || name.includes('scorefail')) return 'DECISION_MANUAL'
-  if (name.includes('decrease') || name.includes('special')) return 'DECISION_DECREASE'
-  if (name.includes('increase')) return 'DECISION_INCREASE'
-  return 'DECISION_APPROVED'
+/**
+ * The one decision event the sandbox scoring leads to for a first name (README, Loan decisions; the provider
+ * matches the whole name, any case), or null when no walk can wait for it: Pending is never decided (the job asks
+ * again every minute), and Scorefail's decision error comes after retries 30 and 60 s apart.
+ */
+function decisionEvent(firstName: string): JourneyEventType | null {
+  switch (firstName.trim().toLowerCase()) {
+    case 'reject':
+      return 'DECISION_REJECTED'
+    case 'manual':
+    case 'scoreerror':
+      return 'DECISION_MANUAL'
+    case 'decrease':
+    case 'special':
+      return 'DECISION_DECREASE'
+    case 'increase':
+      return 'DECISION_INCREASE'
+    case 'pending':
+    case 'scorefail':
+      return null
+    default:
+      return 'DECISION_APPROVED'
+  }
 }
 
 function verificationEvent(lastName: string): JourneyEventType {
@@ -186,6 +204,7 @@ function payoutEvent(payout: ScenarioFacts['payout']): JourneyEventType {
 
 /** The events a walk may send: the forward path of a registering, applying and signing client. */
 function walkable(facts: ScenarioFacts): Set<JourneyEventType> {
+  const decision = decisionEvent(facts.firstName)
   return new Set<JourneyEventType>([
     'SUBMIT_DETAILS',
     'SUBMIT_EMPLOYMENT',
@@ -196,7 +215,7 @@ function walkable(facts: ScenarioFacts): Set<JourneyEventType> {
     'SKIP_BANK_DATA',
     'FINISH',
     'APPLY',
-    decisionEvent(facts.firstName),
+    ...(decision ? [decision] : []),
     'OFFER_ANSWERED',
     'SIGN',
     payoutEvent(facts.payout),
@@ -471,7 +490,10 @@ export async function walkJourney(
 ): Promise<void> {
   const from = (await readJourney(deps.database.db, c.id)).value
   if ((waitingSteps as readonly string[]).includes(from))
-    throw conflict('scenarioUnreachable', `The client is waiting at ${from}: try again in a moment.`)
+    throw conflict(
+      'scenarioUnreachable',
+      `The client is waiting at ${from}: try again once it moves on (a pending decision waits up to a day: cancel the application first).`,
+    )
   const path = journeyPath(from, to, c.facts, through)
   if (!path)
     throw conflict(

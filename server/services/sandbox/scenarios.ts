@@ -10,7 +10,7 @@
 import { desc, eq } from 'drizzle-orm'
 import { conflict } from '../../../domain/errors'
 import type { JourneyEventType, JourneyStep } from '../../../domain/journey/client-journey.machine'
-import { loanStatusOf } from '../../../domain/loan/loan-lifecycle.machine'
+import { type LoanLeaf, loanStatusOf } from '../../../domain/loan/loan-lifecycle.machine'
 import { paymentReferenceOf } from '../../../domain/payments/reference'
 import {
   DEFAULT_OVERDUE_DAYS,
@@ -25,6 +25,8 @@ import type { AppDeps } from '../../deps'
 import { recordChange } from '../audit/audit'
 import type { Actor } from '../journey/journey'
 import { readJourney } from '../journey/journey'
+import { actualApplication, cancelApplication } from '../lending/applications'
+import { drainJobs } from '../lending/jobs'
 import { loanAction, postManually } from '../payments/back-office'
 import { assertClockMovable } from '../payments/clock'
 import { afterPosting } from '../payments/jobs'
@@ -130,7 +132,13 @@ async function sandboxAgency(ctx: Ctx) {
   return created.id
 }
 
-const loanPage = (then?: Recipe['then']): Recipe => ({ walkTo: 'loan_page', then })
+/** A walk to a step, then the steps that follow it there. */
+const walkThen = (walkTo: JourneyStep, then: Recipe['then'], facts?: Partial<ScenarioFacts>): Recipe => ({
+  walkTo,
+  then,
+  facts,
+})
+const loanPage = (then?: Recipe['then']): Recipe => walkThen('loan_page', then)
 
 /** How each scenario is built. A Record over the names: a scenario without a recipe is a type error. */
 const recipes: Record<ScenarioName, Recipe> = {
@@ -144,9 +152,32 @@ const recipes: Record<ScenarioName, Recipe> = {
   'journey-payout': { walkTo: 'disbursement_type' },
   'journey-ready-to-apply': { walkTo: 'no_loan_page' },
   'journey-identity-declined': { walkTo: 'reject_page', facts: { lastName: 'Declined Cruz' } },
+  'application-processing': walkThen(
+    'application_processing',
+    // The decision job asks the provider now, as the worker would within a second: "still evaluating".
+    async (ctx) => {
+      await drainJobs(ctx.deps)
+      const step = (await readJourney(ctx.deps.database.db, ctx.c.id)).value
+      if (step !== 'application_processing')
+        throw conflict('scenarioStuck', `The application was decided meanwhile (${step}).`)
+    },
+    { firstName: 'Pending' },
+  ),
   'application-approved': { walkTo: 'otp_agreement' },
   'application-manual-review': { walkTo: 'manual_page', facts: { firstName: 'Manual' } },
+  'application-decision-error': { walkTo: 'manual_page', facts: { firstName: 'Scoreerror' } },
   'application-rejected': { walkTo: 'reject_page', facts: { firstName: 'Reject' } },
+  'application-canceled': walkThen('otp_agreement', async (ctx) => {
+    const row = await actualApplication(ctx.deps.database.db, ctx.c.id)
+    if (!row) throw conflict('scenarioStuck', 'No application to cancel.')
+    await cancelApplication(
+      ctx.deps,
+      ctx.c.id,
+      row.id,
+      ctx.deps.now(),
+      asClient(ctx, 'POST /web/private/client/application/{id}/cancel'),
+    )
+  }),
   'offer-decrease': { walkTo: 'offer_decrease', facts: { firstName: 'Decrease' } },
   'offer-special': { walkTo: 'offer_decrease', facts: { firstName: 'Special' } },
   'offer-increase': { walkTo: 'offer_increase', facts: { firstName: 'Increase' } },
@@ -245,7 +276,7 @@ export interface ScenarioOutcome {
   applicationId: number | null
   applicationStatus: number | null
   loanId: number | null
-  loanState: string | null
+  loanState: LoanLeaf | null
   loanStatus: number | null
   what: string
 }

@@ -8,10 +8,11 @@
  * rendered again and compared. Amounts are integer centavos; rates are computed with integers and printed with
  * 2 decimals. No personal data beyond the borrower's name.
  */
+
 import { PDFDocument, type PDFFont, StandardFonts } from 'pdf-lib'
+import { formatDate, formatPhpText } from '../../../domain/format'
 import { monthlyEirHundredths } from '../../../domain/pricing/disclosure'
-import { newDocument, printedPhp } from '../lending/documents'
-import { longDate } from '../lending/payout-notice'
+import { newDocument } from '../lending/documents'
 
 export interface ExtensionDocumentInput {
   /** 'L00000012'. */
@@ -217,27 +218,27 @@ export function extensionAgreementLines(input: ExtensionDocumentInput): DocLine[
     SPACE,
     line('1. The extension', { bold: true }),
     row('   Days added', String(input.term)),
-    row('   Due date before the extension', longDate(input.dueDateBefore)),
-    row('   New due date', longDate(input.dueDateAfter)),
+    row('   Due date before the extension', formatDate(input.dueDateBefore)),
+    row('   New due date', formatDate(input.dueDateAfter)),
     line('2. The fee', { bold: true }),
-    row('   Extension fee', printedPhp(input.fee)),
-    row('   Priced on the principal still owed', printedPhp(input.principalBasis)),
+    row('   Extension fee', formatPhpText(input.fee)),
+    row('   Priced on the principal still owed', formatPhpText(input.principalBasis)),
     row('   Effective interest rate', `${pct(rates.monthly)} per month over the ${days(input.term)} added`),
     line(
       '   The fee is the whole price of the added days: no interest accrues on top of it for those days, and no other fee is charged for the extension.',
     ),
     line('3. Payment of the fee', { bold: true }),
     line(
-      `   The Borrower pays the fee by ${longDate(input.payableUntil)}. The extension takes effect when the fee is paid; if it is not paid by then, the extension lapses and the due date of the loan agreement stays.`,
+      `   The Borrower pays the fee by ${formatDate(input.payableUntil)}. The extension takes effect when the fee is paid; if it is not paid by then, the extension lapses and the due date of the loan agreement stays.`,
     ),
     line('4. What is owed', { bold: true }),
-    row('   Amount owed today', printedPhp(input.outstanding)),
+    row('   Amount owed today', formatPhpText(input.outstanding)),
     line(
-      `   The extension does not change it: the fee is paid on its own. What is owed is due on ${longDate(input.dueDateAfter)} instead of ${longDate(input.dueDateBefore)}, with any interest the loan agreement still charges for the days of its own term.`,
+      `   The extension does not change it: the fee is paid on its own. What is owed is due on ${formatDate(input.dueDateAfter)} instead of ${formatDate(input.dueDateBefore)}, with any interest the loan agreement still charges for the days of its own term.`,
     ),
     line('5. Total cost', { bold: true }),
     line(
-      `   Interest, fees and penalties together never exceed 100% of the principal (${printedPhp(input.principal)}). After this fee, ${printedPhp(input.legalRoomAfter)} of that room is left.`,
+      `   Interest, fees and penalties together never exceed 100% of the principal (${formatPhpText(input.principal)}). After this fee, ${formatPhpText(input.legalRoomAfter)} of that room is left.`,
     ),
     small(
       '6. Late payment. Penalties are at most 5% per month of the overdue amount; all charges together never exceed 100% of the principal. Collection follows SEC Memorandum Circular No. 18, s. 2019.',
@@ -265,27 +266,27 @@ export function extensionDisclosureLines(input: ExtensionDocumentInput): DocLine
     row('Transaction', `Extension of the due date by ${days(input.term)}, for a fee`),
     row('Extension', `${input.extensionNumber} of at most ${input.maxCount} for this loan`),
     SPACE,
-    row('1. Principal of the loan', printedPhp(input.principal)),
-    row('2. Amount financed (principal still owed)', printedPhp(input.principalBasis)),
+    row('1. Principal of the loan', formatPhpText(input.principal)),
+    row('2. Amount financed (principal still owed)', formatPhpText(input.principalBasis)),
     line('3. Finance charges, itemised:', { bold: true }),
-    row(`   a. Extension fee (${days(input.term)})`, printedPhp(input.fee)),
-    row('   b. Interest for the added days', printedPhp(0)),
-    row('   c. Other fees', printedPhp(0)),
-    row('   Total finance charges', printedPhp(input.fee)),
-    row('4. Non-finance charges', printedPhp(0)),
-    row('5. Net proceeds (no new money is paid out)', printedPhp(0)),
-    row('6. Amount owed today, unchanged by the extension', printedPhp(input.outstanding)),
+    row(`   a. Extension fee (${days(input.term)})`, formatPhpText(input.fee)),
+    row('   b. Interest for the added days', formatPhpText(0)),
+    row('   c. Other fees', formatPhpText(0)),
+    row('   Total finance charges', formatPhpText(input.fee)),
+    row('4. Non-finance charges', formatPhpText(0)),
+    row('5. Net proceeds (no new money is paid out)', formatPhpText(0)),
+    row('6. Amount owed today, unchanged by the extension', formatPhpText(input.outstanding)),
     line('7. Payment schedule:', { bold: true }),
-    row('   Extension fee', `${printedPhp(input.fee)} by ${longDate(input.payableUntil)}`),
+    row('   Extension fee', `${formatPhpText(input.fee)} by ${formatDate(input.payableUntil)}`),
     row(
       '   Amount owed',
-      `due on ${longDate(input.dueDateAfter)} instead of ${longDate(input.dueDateBefore)}, once the fee is paid`,
+      `due on ${formatDate(input.dueDateAfter)} instead of ${formatDate(input.dueDateBefore)}, once the fee is paid`,
     ),
     row(
       '8. Effective interest rate',
       `${pct(rates.monthly)} per month; ${pct(rates.yearly)} per year (the fee on the principal still owed over ${days(input.term)})`,
     ),
-    row('9. Room left under the 100% total cost cap after this fee', printedPhp(input.legalRoomAfter)),
+    row('9. Room left under the 100% total cost cap after this fee', formatPhpText(input.legalRoomAfter)),
     SPACE,
     small(
       'The fee is the whole price of the added days: no interest accrues on top of it during the extension. The extension takes effect when the fee is paid; unpaid, it lapses and the loan keeps its due date.',
@@ -332,9 +333,11 @@ function scheduleTable(input: ScheduleDocumentInput): DocLine[] {
     ...[...input.instalments]
       .sort((a, b) => a.seq - b.seq)
       .map((i) =>
-        small(`   ${i.seq} | ${longDate(i.dueDate)} | ${printedPhp(i.amount)} | ${printedPhp(i.interest)}`),
+        small(
+          `   ${i.seq} | ${formatDate(i.dueDate)} | ${formatPhpText(i.amount)} | ${formatPhpText(i.interest)}`,
+        ),
       ),
-    small(`   Total | | ${printedPhp(input.total)} | ${printedPhp(input.interest)}`),
+    small(`   Total | | ${formatPhpText(input.total)} | ${formatPhpText(input.interest)}`),
   ]
 }
 
@@ -343,7 +346,7 @@ const scheduleInterestLines = (input: ScheduleDocumentInput): DocLine[] => {
   return input.interest < atRate
     ? [
         small(
-          `   The configured rate would charge ${printedPhp(atRate)}; the interest is lowered to ${printedPhp(input.interest)} so the loan stays within the legal caps.`,
+          `   The configured rate would charge ${formatPhpText(atRate)}; the interest is lowered to ${formatPhpText(input.interest)} so the loan stays within the legal caps.`,
         ),
       ]
     : []
@@ -366,19 +369,19 @@ export function scheduleAgreementLines(input: ScheduleDocumentInput): DocLine[] 
     row('Loan number', input.loanNumber),
     SPACE,
     line('1. What is owed', { bold: true }),
-    row('   Owed today (principal, interest to the end of the loan term, fees)', printedPhp(input.owed)),
-    row('   of which principal still owed', printedPhp(input.principalBasis)),
+    row('   Owed today (principal, interest to the end of the loan term, fees)', formatPhpText(input.owed)),
+    row('   of which principal still owed', formatPhpText(input.principalBasis)),
     line('2. Interest of the schedule', { bold: true }),
     row(
       '   Interest',
-      `${printedPhp(input.interest)} (at most ${ppmPct(input.interestPpmPerDay)} a day on the principal still owed, for ${days(input.days)})`,
+      `${formatPhpText(input.interest)} (at most ${ppmPct(input.interestPpmPerDay)} a day on the principal still owed, for ${days(input.days)})`,
     ),
     ...scheduleInterestLines(input),
     row('   Effective interest rate', `${pct(rates.monthly)} per month over the ${days(input.days)}`),
     line('   No fee is charged for the schedule.'),
     line('3. Repayment', { bold: true }),
     line(
-      `   The Borrower repays ${printedPhp(input.total)} in ${count} ${scheduleKind[input.type]} instalment${count === 1 ? '' : 's'} instead of one payment on the due date:`,
+      `   The Borrower repays ${formatPhpText(input.total)} in ${count} ${scheduleKind[input.type]} instalment${count === 1 ? '' : 's'} instead of one payment on the due date:`,
     ),
     ...scheduleTable(input),
     line(
@@ -388,7 +391,7 @@ export function scheduleAgreementLines(input: ScheduleDocumentInput): DocLine[] 
     line(`   ${earlyPayment}`),
     line('5. Total cost', { bold: true }),
     line(
-      `   Interest, fees and penalties together never exceed 100% of the principal. Before this schedule, ${printedPhp(input.legalRoom)} of that room was left; after its interest, ${printedPhp(Math.max(0, input.legalRoom - input.interest))}.`,
+      `   Interest, fees and penalties together never exceed 100% of the principal. Before this schedule, ${formatPhpText(input.legalRoom)} of that room was left; after its interest, ${formatPhpText(Math.max(0, input.legalRoom - input.interest))}.`,
     ),
     small(
       '6. Late payment. Penalties are at most 5% per month of the overdue amount; all charges together never exceed 100% of the principal. Collection follows SEC Memorandum Circular No. 18, s. 2019.',
@@ -421,30 +424,30 @@ export function scheduleDisclosureLines(input: ScheduleDocumentInput): DocLine[]
       `Payment schedule: ${count} ${scheduleKind[input.type]} instalment${count === 1 ? '' : 's'} over ${days(input.days)}`,
     ),
     SPACE,
-    row('1. Amount financed (principal still owed)', printedPhp(input.principalBasis)),
+    row('1. Amount financed (principal still owed)', formatPhpText(input.principalBasis)),
     row(
       '2. Owed at this agreement (principal, interest to the end of the loan term, fees)',
-      printedPhp(input.owed),
+      formatPhpText(input.owed),
     ),
     line('3. Finance charges of the schedule, itemised:', { bold: true }),
     row(
       `   a. Interest (${ppmPct(input.interestPpmPerDay)} a day on the principal still owed, ${days(input.days)})`,
-      printedPhp(input.interest),
+      formatPhpText(input.interest),
     ),
     ...scheduleInterestLines(input),
-    row('   b. Fees', printedPhp(0)),
-    row('   Total finance charges', printedPhp(input.interest)),
-    row('4. Non-finance charges', printedPhp(0)),
-    row('5. Net proceeds (no new money is paid out)', printedPhp(0)),
-    row('6. Total amount to be paid', printedPhp(input.total)),
+    row('   b. Fees', formatPhpText(0)),
+    row('   Total finance charges', formatPhpText(input.interest)),
+    row('4. Non-finance charges', formatPhpText(0)),
+    row('5. Net proceeds (no new money is paid out)', formatPhpText(0)),
+    row('6. Total amount to be paid', formatPhpText(input.total)),
     line('7. Payment schedule:', { bold: true }),
     ...scheduleTable(input),
     row(
       '8. Effective interest rate',
       `${pct(rates.monthly)} per month; ${pct(rates.yearly)} per year (the interest on the principal still owed over ${days(input.days)})`,
     ),
-    row('9. Room left under the 100% total cost cap before this schedule', printedPhp(input.legalRoom)),
-    row('   after its interest', printedPhp(Math.max(0, input.legalRoom - input.interest))),
+    row('9. Room left under the 100% total cost cap before this schedule', formatPhpText(input.legalRoom)),
+    row('   after its interest', formatPhpText(Math.max(0, input.legalRoom - input.interest))),
     SPACE,
     small(earlyPayment),
     renewalNote,

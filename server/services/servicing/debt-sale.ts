@@ -15,9 +15,11 @@
  * to the loan without touching its parts (Hiram's books hold 0) and recorded as owed to the agency
  * (`debt_forward`, pending until the back office marks it forwarded): server/services/payments/posting.ts.
  */
+
 import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { CollectionAgency, DebtForward, DebtSale, SoldDebt } from '../../../domain/contract/debt-answers'
 import { conflict, DomainError, notFound } from '../../../domain/errors'
+import { formatDate, formatPhone, formatPhpText } from '../../../domain/format'
 import { allocationOrder, type Balances } from '../../../domain/loan/ledger'
 import { advanceLoan, LOAN_MODEL_VERSION, type LoanEvent } from '../../../domain/loan/loan-lifecycle.machine'
 import { insideLawfulWindow, LAWFUL_FROM_HOUR, reminderSendAt } from '../../../domain/loan/reminders'
@@ -30,8 +32,6 @@ import { loanLedgerEntry, servicingAction, servicingJob } from '../../db/schema-
 import { paymentSchedule } from '../../db/schema-servicing'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../journey/journey'
-import { printedPhp } from '../lending/documents'
-import { longDate } from '../lending/payout-notice'
 import { DEBT_SALE_NOTICE_JOB } from '../payments/job-kinds'
 import {
   accrueLocked,
@@ -253,8 +253,8 @@ export async function sellDebt(
 
 export function saleNoticeText(f: { loanNumber: string; amount: number; soldOn: string; agency: AgencyRow }) {
   return (
-    `Hiram: your loan ${f.loanNumber} (${printedPhp(f.amount)} owed) was assigned to ${f.agency.name} on ` +
-    `${longDate(f.soldOn)}. Please pay them from now on: ${f.agency.phone}, ${f.agency.email}. ` +
+    `Hiram: your loan ${f.loanNumber} (${formatPhpText(f.amount)} owed) was assigned to ${f.agency.name} on ` +
+    `${formatDate(f.soldOn)}. Please pay them from now on: ${formatPhone(f.agency.phone)}, ${f.agency.email}. ` +
     'How to pay them: hiram.ph/profile/debt-sold. A payment that reaches Hiram by mistake is passed on to them.'
   )
 }

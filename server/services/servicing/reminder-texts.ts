@@ -3,11 +3,10 @@
  * (domain/loan/reminders.ts `bannedPhrasesIn` is checked on every one by tests/domain/reminders.test.ts). They
  * live under server/ because the server may not import the browser app's locale files (biome, ADR 0022).
  */
+import { formatDate, formatPhpText } from '../../../domain/format'
 import { reminderStage } from '../../../domain/loan/reminders'
 import { paymentReferenceOf } from '../../../domain/payments/reference'
 import texts from '../../locales/en/reminders.json' with { type: 'json' }
-import { printedPhp } from '../lending/documents'
-import { longDate } from '../lending/payout-notice'
 
 export const reminderTexts = texts
 
@@ -33,9 +32,9 @@ export function reminderMessage(
 ): { subject?: string; body: string } {
   const t = texts[reminderStage(f.kind)]
   const values = {
-    amount: printedPhp(f.amount),
+    amount: formatPhpText(f.amount),
     loanNumber: f.loanNumber,
-    dueDate: longDate(f.dueDate),
+    dueDate: formatDate(f.dueDate),
     reference: paymentReferenceOf(f.clientId),
     link: REPAY_LINK,
   }

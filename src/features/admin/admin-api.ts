@@ -20,6 +20,7 @@ import {
   reversePayment,
   sendSandboxPayment,
 } from '../../../domain/contract/payments'
+import { formatDate, formatDateTime, formatStoredDate } from '../../../domain/format'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import type { ApiClient } from '../../api/client'
 
@@ -43,15 +44,8 @@ export const decideApplication = (api: ApiClient, id: number, decision: BackOffi
 export const fetchOutbox = (api: ApiClient, recipient: string, signal?: AbortSignal) =>
   api.call(listOutbox, { query: { recipient: recipient || undefined, perPage: 20 } }, { signal })
 
-/** A UTC instant as Manila wall time, 'Nov 24, 2026, 17:05'. */
-export function manilaDateTime(iso: string): string {
-  return new Intl.DateTimeFormat('en-PH', {
-    timeZone: 'Asia/Manila',
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    hourCycle: 'h23',
-  }).format(new Date(iso))
-}
+/** A UTC instant as Manila wall time, 'Nov 24, 2026, 17:05' (domain/format.ts, ADR 0046). */
+export const manilaDateTime = formatDateTime
 
 // ---------------------------------------------------------------------------------------------------------
 // Payments (issue 16, item 8) and the sandbox tools QA drives them with (items 2 and 5)
@@ -120,17 +114,11 @@ export const makeSandboxPaymentArrive = (
   body: { reference: string; amount: number; channel: PaymentChannelCode },
 ) => api.call(sendSandboxPayment, { body })
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
 /** Manila is UTC+8 all year, with no daylight saving (domain/pricing/manila-date.ts). */
 const MANILA_OFFSET_MS = 8 * 3_600_000
 
-/** A Manila calendar day 'YYYY-MM-DD' as 'Dec 01, 2026'. */
-export function manilaDay(day: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
-  if (!match) return day
-  const [, year, month, date] = match
-  return `${MONTHS[Number(month) - 1] ?? month} ${date}, ${year}`
-}
+/** A Manila calendar day 'YYYY-MM-DD' as 'Dec 01, 2026' (domain/format.ts); anything else as it is. */
+export const manilaDay = formatStoredDate
 
 /** A UTC instant as Manila wall time in the back office's payments format 'MMM DD, YYYY h:mm a': 'Nov 24, 2026 9:30 AM'. */
 export function manilaTimestamp(iso: string): string {
@@ -138,6 +126,6 @@ export function manilaTimestamp(iso: string): string {
   if (Number.isNaN(at.getTime())) return iso
   const hours = at.getUTCHours()
   const minutes = String(at.getUTCMinutes()).padStart(2, '0')
-  const day = `${MONTHS[at.getUTCMonth()]} ${String(at.getUTCDate()).padStart(2, '0')}, ${at.getUTCFullYear()}`
+  const day = formatDate(at.toISOString().slice(0, 10))
   return `${day} ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`
 }

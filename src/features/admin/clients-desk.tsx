@@ -1,7 +1,8 @@
 /**
  * /admin/clients/$id, one client's file (issue 19, item 3): profile and status with the actions the signed-in
  * user's roles allow (block, blacklist, resend a code, single link, promise to pay; `mayDo` hides the others, the
- * server refuses them anyway), then a section per part with its own heading: the journey timeline, applications
+ * server refuses them anyway), the client's sandbox mode (a sandbox deployment and the `sandbox` permission), then
+ * a section per part with its own heading: the journey timeline, applications
  * with the decisions' reasons, loans with their ledgers, extensions and schedules, payments, documents (a PDF
  * preview), the ID entered and the files uploaded (each shown on demand, each view audited), messages sent,
  * collection contacts, single links and promises to pay. Each part is its own bounded read, so a slow one never
@@ -25,13 +26,15 @@ import {
 } from '../../../domain/contract/clients'
 import type { Page } from '../../../domain/contract/define'
 import { isApiFailure } from '../../../domain/contract/wire'
-import { formatPhp, pesosToCentavos } from '../../../domain/money'
+import { formatDate, formatPhone, formatPhp, formatStoredDate } from '../../../domain/format'
+import { pesosToCentavos } from '../../../domain/money'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { manilaDateTime } from './admin-api'
 import { AdminPager, ScrollTable } from './admin-parts'
 import { ClientLoanActions } from './client-loan-actions'
+import { ClientOfferLookup } from './client-offer-lookup'
 import {
   blacklistClient,
   blockClient,
@@ -47,6 +50,7 @@ import {
   singleLink,
 } from './clients-api'
 import { useMayDo } from './permissions'
+import { ClientSandboxMode } from './sandbox-mode'
 
 type Texts = ReturnType<typeof useMessages>['admin']['clients']['desk']
 
@@ -82,8 +86,10 @@ export function ClientFile({ id }: { id: number }) {
     <>
       <Profile file={file} />
       <Actions file={file} />
+      <ClientSandboxMode clientId={id} />
       <Timeline id={id} />
       <Applications file={file} />
+      <ClientOfferLookup clientId={id} />
       <Loans id={id} />
       <Documents id={id} documents={file.documents} />
       <IdentityFiles id={id} identity={file.identity} />
@@ -173,12 +179,12 @@ function Profile({ file }: { file: ClientDesk }) {
   const name = [p.firstName, p.middleName, p.lastName].filter(Boolean).join(' ') || d.none
   const facts: [string, ReactNode][] = [
     [d.profile.name, name],
-    [d.profile.phone, p.phone],
+    [d.profile.phone, formatPhone(p.phone)],
     [d.profile.email, p.email],
     [d.profile.reference, p.paymentReference],
     [d.profile.status, statuses[String(p.status)] ?? p.status],
     [d.profile.step, p.step ?? d.none],
-    [d.profile.birthDate, p.birthDate ?? d.none],
+    [d.profile.birthDate, p.birthDate ? formatStoredDate(p.birthDate) : d.none],
     [d.profile.language, p.language],
     [d.profile.phoneVerified, when(p.phoneVerifiedAt, d.profile.notYet)],
     [d.profile.emailVerified, when(p.emailVerifiedAt, d.profile.notYet)],
@@ -302,7 +308,7 @@ function PromiseForm({ id }: { id: number }) {
   const save = useMutation({
     mutationFn: (body: Parameters<typeof recordPromise>[2]) => recordPromise(api, id, body),
     onSuccess: (made) => {
-      setDone(fmt(t.recorded, { amount: formatPhp(made.amount), date: made.promisedOn }))
+      setDone(fmt(t.recorded, { amount: formatPhp(made.amount), date: formatDate(made.promisedOn) }))
       setAmount('')
       setDate('')
       setNote('')
@@ -587,11 +593,11 @@ function LoanPart({ clientId, loan }: { clientId: number; loan: DeskLoan }) {
         </div>
         <div>
           <dt>{t.due}</dt>
-          <dd>{loan.dueDate}</dd>
+          <dd>{formatDate(loan.dueDate)}</dd>
         </div>
         <div>
           <dt>{t.start}</dt>
-          <dd>{loan.startDate ?? d.none}</dd>
+          <dd>{loan.startDate ? formatDate(loan.startDate) : d.none}</dd>
         </div>
       </dl>
       {actionable.has(loan.state) ? (
@@ -605,7 +611,7 @@ function LoanPart({ clientId, loan }: { clientId: number; loan: DeskLoan }) {
         empty={d.none}
         rows={loan.ledger.map((e) => [
           e.id,
-          e.businessDate,
+          formatDate(e.businessDate),
           e.kind,
           e.part,
           formatPhp(e.amount),
@@ -640,7 +646,7 @@ function LoanPart({ clientId, loan }: { clientId: number; loan: DeskLoan }) {
                   <li key={i.seq}>
                     {fmt(t.instalment, {
                       seq: i.seq,
-                      date: i.dueDate,
+                      date: formatDate(i.dueDate),
                       amount: formatPhp(i.amount),
                       paid: formatPhp(i.paidAmount),
                     })}
@@ -737,7 +743,7 @@ export function IdentityFiles({ id, identity }: { id: number; identity: DeskIden
           </div>
           <div>
             <dt>{t.idExpiry}</dt>
-            <dd>{doc.expiryDate ?? t.noExpiry}</dd>
+            <dd>{doc.expiryDate ? formatStoredDate(doc.expiryDate) : t.noExpiry}</dd>
           </div>
           <div>
             <dt>{t.idEntered}</dt>
@@ -884,7 +890,7 @@ function Contacts({ id }: { id: number }) {
       row={(x) => [
         x.id,
         manilaDateTime(x.scheduledAt),
-        `${x.kind} (${fmt(d.loans.loan, { number: x.loanId })}, ${x.dueDate})`,
+        `${x.kind} (${fmt(d.loans.loan, { number: x.loanId })}, ${formatDate(x.dueDate)})`,
         x.channel,
         x.reason ? `${x.status}: ${x.reason}` : x.status,
       ]}
@@ -929,7 +935,7 @@ function Promises({ file }: { file: ClientDesk }) {
           manilaDateTime(p.createdAt),
           p.loanId,
           formatPhp(p.amount),
-          p.promisedOn,
+          formatDate(p.promisedOn),
           p.note ?? '',
         ])}
       />

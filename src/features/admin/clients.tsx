@@ -6,6 +6,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useState } from 'react'
+import { formatPhone } from '../../../domain/format'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
@@ -117,7 +118,7 @@ export function ClientSearch({
                           {name}
                         </Link>
                       </td>
-                      <td>{client.phone}</td>
+                      <td>{formatPhone(client.phone)}</td>
                       <td>{client.email}</td>
                       <td>{client.paymentReference}</td>
                       <td>{statuses[String(client.status)] ?? client.status}</td>

@@ -1,5 +1,7 @@
 /** The back office's site-content calls (issue 19 item 7; domain/contract/content.ts). */
 import {
+  type AgeLimitsBody,
+  type AgeLimitsSetting,
   type AppLink,
   type Banner,
   type BannerBody,
@@ -7,12 +9,14 @@ import {
   createPromoItem,
   deleteBanner,
   deletePromoItem,
+  getAgeLimits,
   listAppLinks,
   listBanners,
   listPromoItems,
   type Platform,
   type PromoItem,
   type PromoItemBody,
+  saveAgeLimits,
   saveAppLink,
   updateBanner,
   updatePromoItem,
@@ -25,6 +29,7 @@ export const contentQueryKeys = {
   banners: ['admin', 'content', 'banners'] as const,
   promoItems: ['admin', 'content', 'promo-items'] as const,
   apps: ['admin', 'content', 'apps'] as const,
+  ageLimits: ['admin', 'content', 'age-limits'] as const,
 }
 
 const items = <T>(page: unknown) => (page as Page<T>).items
@@ -50,3 +55,8 @@ export const fetchAppLinks = async (api: ApiClient, signal?: AbortSignal): Promi
 
 export const putAppLink = (api: ApiClient, platform: Platform, body: { url: string; enabled: boolean }) =>
   api.call(saveAppLink, { params: { platform }, body })
+
+export const fetchAgeLimits = (api: ApiClient, signal?: AbortSignal): Promise<AgeLimitsSetting> =>
+  api.call(getAgeLimits, {}, { signal })
+
+export const putAgeLimits = (api: ApiClient, body: AgeLimitsBody) => api.call(saveAgeLimits, { body })

@@ -1,14 +1,24 @@
 /**
  * The back office's site content (issue 19 item 7; /admin/content): banners, promo menu items and the
  * installable-app entries, each listed with whether the public site shows it today, and added, changed or removed
- * by the roles holding `content.manage` (the others read only: the forms are not shown to them).
+ * by the roles holding `content.manage` (the others read only: the forms are not shown to them); and the age
+ * limits of the details step and the decision engine (spec section 9, ADR 0048).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, type ReactNode, useState } from 'react'
+import * as v from 'valibot'
 import { mayDo } from '../../../domain/back-office/roles'
-import type { AppLink, Banner, Platform, PromoItem } from '../../../domain/contract/content'
-import { platforms } from '../../../domain/contract/content'
+import type {
+  AgeLimitsBody,
+  AgeLimitsSetting,
+  AppLink,
+  Banner,
+  Platform,
+  PromoItem,
+} from '../../../domain/contract/content'
+import { ageLimitsBodySchema, platforms } from '../../../domain/contract/content'
+import { formatDate, formatDateTime } from '../../../domain/format'
 import { useApi, useAuthActor } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CheckboxField, type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'
@@ -16,9 +26,11 @@ import { isServerFailure } from '../../ui/forms/violations'
 import { AdminList } from './admin-parts'
 import {
   contentQueryKeys,
+  fetchAgeLimits,
   fetchAppLinks,
   fetchBanners,
   fetchPromoItems,
+  putAgeLimits,
   putAppLink,
   removeBanner,
   removePromoItem,
@@ -56,6 +68,63 @@ function useRefresh() {
     ])
 }
 
+type FormErrors = { fields: Errors; form: FieldErrorView | null }
+const noErrors: FormErrors = { fields: {}, form: null }
+
+/**
+ * A content form's save: the call, the server's field and form errors, the "Saved" line, and the lists refreshed
+ * after (`onSaved` first). `begin` clears the last answer before a new attempt.
+ */
+function useContentSave<TBody>(t: Texts, save: (body: TBody) => Promise<unknown>, onSaved?: () => void) {
+  const refresh = useRefresh()
+  const [errors, setErrors] = useState<FormErrors>(noErrors)
+  const [done, setDone] = useState('')
+  const mutation = useMutation({
+    mutationFn: save,
+    onSuccess: async () => {
+      onSaved?.()
+      setDone(t.saved)
+      await refresh()
+    },
+    onError: (error) => setErrors(errorsOf(error, t.failed)),
+  })
+  const begin = () => {
+    setErrors(noErrors)
+    setDone('')
+  }
+  return { errors, setErrors, done, setDone, mutation, begin }
+}
+
+/** A content form's end: its form-level error, the submit button (and `children` beside it), the result line. */
+function SaveEnd({
+  t,
+  error,
+  pending,
+  done,
+  label,
+  children,
+}: {
+  t: Texts
+  error: FieldErrorView | null
+  pending: boolean
+  done: string
+  label: string
+  children?: ReactNode
+}) {
+  return (
+    <>
+      <FormError error={error} />
+      <p className="button-row">
+        <button type="submit" className="button button--primary" disabled={pending}>
+          {label}
+        </button>
+        {children}
+      </p>
+      <ResultLine>{pending ? t.saving : done}</ResultLine>
+    </>
+  )
+}
+
 export function ContentDesk() {
   const t = useMessages().admin.content
   const canManage = useCanManage()
@@ -65,12 +134,13 @@ export function ContentDesk() {
       <Banners t={t} canManage={canManage} />
       <PromoItems t={t} canManage={canManage} />
       <AppLinks t={t} canManage={canManage} />
+      <AgeLimitsSection t={t} canManage={canManage} />
     </>
   )
 }
 
 const blank = (value: string) => (value.trim() === '' ? null : value.trim())
-const dash = (t: Texts, value: string | null) => value ?? t.none
+const dash = (t: Texts, value: string | null) => (value ? formatDate(value) : t.none)
 
 /** A form's values as typed: every field a string (dates from type=date inputs, YYYY-MM-DD or ''). */
 type Values<K extends string> = Record<K, string>
@@ -80,24 +150,16 @@ function useEditor<K extends string>(
   save: (id: number | null, values: Values<K>) => Promise<unknown>,
   t: Texts,
 ) {
-  const refresh = useRefresh()
   const [editing, setEditing] = useState<number | null>(null)
   const [values, setValues] = useState<Values<K>>(empty)
-  const [errors, setErrors] = useState<{ fields: Errors; form: FieldErrorView | null }>({
-    fields: {},
-    form: null,
-  })
-  const [done, setDone] = useState('')
-  const mutation = useMutation({
-    mutationFn: () => save(editing, values),
-    onSuccess: async () => {
+  const { errors, setErrors, done, setDone, mutation, begin } = useContentSave<void>(
+    t,
+    () => save(editing, values),
+    () => {
       setEditing(null)
       setValues(empty)
-      setDone(t.saved)
-      await refresh()
     },
-    onError: (error) => setErrors(errorsOf(error, t.failed)),
-  })
+  )
   return {
     editing,
     values,
@@ -114,18 +176,16 @@ function useEditor<K extends string>(
     edit: (id: number, next: Values<K>) => {
       setEditing(id)
       setValues(next)
-      setErrors({ fields: {}, form: null })
-      setDone('')
+      begin()
     },
     cancel: () => {
       setEditing(null)
       setValues(empty)
-      setErrors({ fields: {}, form: null })
+      setErrors(noErrors)
     },
     submit: (event: FormEvent) => {
       event.preventDefault()
-      setErrors({ fields: {}, form: null })
-      setDone('')
+      begin()
       mutation.mutate()
     },
     setDone,
@@ -223,9 +283,13 @@ function Banners({ t, canManage }: { t: Texts; canManage: boolean }) {
                 {rows.map((row) => (
                   <tr key={row.id} data-testid={`banner-row-${row.id}`}>
                     <td>{row.alt}</td>
-                    <td>{row.startDate}</td>
+                    <td>{formatDate(row.startDate)}</td>
                     <td>{dash(t, row.endDate)}</td>
-                    <td>{row.hideStartDate ? `${row.hideStartDate} – ${row.hideEndDate}` : t.none}</td>
+                    <td>
+                      {row.hideStartDate
+                        ? `${formatDate(row.hideStartDate)} – ${dash(t, row.hideEndDate ?? null)}`
+                        : t.none}
+                    </td>
                     <td>{row.shownToday ? t.yes : t.no}</td>
                     {canManage ? (
                       <td className="button-row">
@@ -295,20 +359,13 @@ function EditorEnd({
   submit: string
 }) {
   return (
-    <>
-      <FormError error={editor.errors.form} />
-      <p className="button-row">
-        <button type="submit" className="button button--primary" disabled={editor.pending}>
-          {submit}
+    <SaveEnd t={t} error={editor.errors.form} pending={editor.pending} done={editor.done} label={submit}>
+      {editor.editing !== null ? (
+        <button type="button" className="button button--secondary" onClick={editor.cancel}>
+          {t.cancel}
         </button>
-        {editor.editing !== null ? (
-          <button type="button" className="button button--secondary" onClick={editor.cancel}>
-            {t.cancel}
-          </button>
-        ) : null}
-      </p>
-      <ResultLine>{editor.pending ? t.saving : editor.done}</ResultLine>
-    </>
+      ) : null}
+    </SaveEnd>
   )
 }
 
@@ -365,7 +422,7 @@ function PromoItems({ t, canManage }: { t: Texts; canManage: boolean }) {
                   <tr key={row.id}>
                     <td>{row.title}</td>
                     <td>{row.link}</td>
-                    <td>{row.startDate}</td>
+                    <td>{formatDate(row.startDate)}</td>
                     <td>{dash(t, row.endDate)}</td>
                     <td>{row.shownToday ? t.yes : t.no}</td>
                     {canManage ? (
@@ -449,27 +506,15 @@ function AppLinkForm({
   canManage: boolean
 }) {
   const api = useApi()
-  const refresh = useRefresh()
   const name = t.apps.platforms[platform]
   const [url, setUrl] = useState(row?.url ?? '')
   const [enabled, setEnabled] = useState(row?.enabled ?? false)
-  const [errors, setErrors] = useState<{ fields: Errors; form: FieldErrorView | null }>({
-    fields: {},
-    form: null,
-  })
-  const [done, setDone] = useState('')
-  const mutation = useMutation({
-    mutationFn: () => putAppLink(api, platform, { url, enabled }),
-    onSuccess: async () => {
-      setDone(t.saved)
-      await refresh()
-    },
-    onError: (error) => setErrors(errorsOf(error, t.failed)),
-  })
+  const { errors, done, mutation, begin } = useContentSave<void>(t, () =>
+    putAppLink(api, platform, { url, enabled }),
+  )
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    setErrors({ fields: {}, form: null })
-    setDone('')
+    begin()
     mutation.mutate()
   }
   const titleId = `content-app-${platform}`
@@ -492,16 +537,102 @@ function AppLinkForm({
         onChange={(e) => setEnabled(e.target.checked)}
       />
       {canManage ? (
-        <>
-          <FormError error={errors.form} />
-          <p className="button-row">
-            <button type="submit" className="button button--primary" disabled={mutation.isPending}>
-              {fmt(t.apps.save, { platform: name })}
-            </button>
-          </p>
-          <ResultLine>{mutation.isPending ? t.saving : done}</ResultLine>
-        </>
+        <SaveEnd
+          t={t}
+          error={errors.form}
+          pending={mutation.isPending}
+          done={done}
+          label={fmt(t.apps.save, { platform: name })}
+        />
       ) : null}
     </form>
   )
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The age limits (spec section 9, docs/decisions/0048-age-limits-content-setting.md)
+
+function AgeLimitsSection({ t, canManage }: { t: Texts; canManage: boolean }) {
+  const api = useApi()
+  const setting = useQuery({
+    queryKey: contentQueryKeys.ageLimits,
+    queryFn: ({ signal }) => fetchAgeLimits(api, signal),
+  })
+  const loading = useMessages().admin.loading
+  const a = t.ageLimits
+  return (
+    <TitledSection id="content-age-limits-title" title={a.title} lead={a.lead}>
+      {setting.isPending ? <p role="status">{loading}</p> : null}
+      {setting.data ? (
+        <AgeLimitsForm
+          key={setting.data.updatedAt ?? 'defaults'}
+          t={t}
+          setting={setting.data}
+          canManage={canManage}
+        />
+      ) : null}
+    </TitledSection>
+  )
+}
+
+function AgeLimitsForm({
+  t,
+  setting,
+  canManage,
+}: {
+  t: Texts
+  setting: AgeLimitsSetting
+  canManage: boolean
+}) {
+  const api = useApi()
+  const a = t.ageLimits
+  const [min, setMin] = useState(String(setting.min))
+  const [max, setMax] = useState(String(setting.max))
+  const { errors, setErrors, done, mutation, begin } = useContentSave(t, (body: AgeLimitsBody) =>
+    putAgeLimits(api, body),
+  )
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    begin()
+    // The server's own rule (18 <= min < max <= 100, whole years), checked before sending.
+    const parsed = v.safeParse(ageLimitsBodySchema, { min: years(min), max: years(max) })
+    if (parsed.success) return mutation.mutate(parsed.output)
+    const fields: Errors = {}
+    for (const [path, messages] of Object.entries(v.flatten(parsed.issues).nested ?? {}))
+      if (messages?.[0]) fields[path] = { key: 'validationFailed', text: messages[0] }
+    setErrors({ fields, form: null })
+  }
+  return (
+    <form className="card" aria-labelledby="content-age-limits-title" noValidate onSubmit={submit}>
+      <p>
+        {setting.isDefault || !setting.updatedAt
+          ? a.defaults
+          : fmt(a.changed, { date: formatDateTime(setting.updatedAt) })}
+      </p>
+      <TextField
+        label={a.min}
+        inputMode="numeric"
+        autoComplete="off"
+        readOnly={!canManage}
+        value={min}
+        error={errors.fields.min ?? null}
+        onChange={(e) => setMin(e.target.value)}
+      />
+      <TextField
+        label={a.max}
+        inputMode="numeric"
+        autoComplete="off"
+        readOnly={!canManage}
+        value={max}
+        error={errors.fields.max ?? null}
+        onChange={(e) => setMax(e.target.value)}
+      />
+      {canManage ? (
+        <SaveEnd t={t} error={errors.form} pending={mutation.isPending} done={done} label={a.save} />
+      ) : null}
+    </form>
+  )
+}
+
+/** The years as typed, as a number: NaN when empty or not a number, which the schema refuses on the field. */
+const years = (typed: string) => (typed.trim() === '' ? Number.NaN : Number(typed))

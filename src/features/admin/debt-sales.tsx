@@ -7,7 +7,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import type { CollectionAgency } from '../../../domain/contract/debt-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhone, formatPhp } from '../../../domain/format'
 import { loanNumberOf } from '../../../domain/payments/reference'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -396,7 +396,7 @@ function Agencies() {
                 {items.map((a) => (
                   <tr key={a.id}>
                     <td>{a.name}</td>
-                    <td>{a.phone}</td>
+                    <td>{formatPhone(a.phone)}</td>
                     <td>{a.email}</td>
                     <td>{a.active ? t.yes : t.no}</td>
                   </tr>

@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
+import { formatPhone } from '../../../domain/format'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
@@ -68,7 +69,7 @@ export function Outbox() {
                 {items.map((message) => (
                   <tr key={message.id}>
                     <td data-label={m.outbox.sentAt}>{manilaDateTime(message.createdAt)}</td>
-                    <td data-label={m.outbox.to}>{message.recipient}</td>
+                    <td data-label={m.outbox.to}>{formatPhone(message.recipient)}</td>
                     <td data-label={m.outbox.channel}>{message.channel}</td>
                     <td data-label={m.outbox.message}>
                       {message.subject ? <strong>{message.subject}: </strong> : null}

@@ -5,7 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import { fmt, useMessages } from '../../i18n/messages'
 import { type FieldErrorView, FormError, TextField } from '../../ui/forms/fields'

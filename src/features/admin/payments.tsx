@@ -8,7 +8,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type ChangeEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import type { PaymentChannelCode } from '../../../domain/payments/channels'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'

@@ -19,7 +19,7 @@ import {
 } from '../../../domain/back-office/review'
 import { mayDo, type Permission } from '../../../domain/back-office/roles'
 import { type BackOfficeDecision, backOfficeDecisionSchema } from '../../../domain/back-office-decision'
-import { formatPhp } from '../../../domain/money'
+import { formatPhone, formatPhp } from '../../../domain/format'
 import { useApi, useAppServices } from '../../app/app-context'
 import type { AppServices } from '../../app/services'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -360,7 +360,7 @@ function ReviewCard({ item, onDone }: { item: ReviewQueueItem; onDone: (message:
       <dl className="details-list">
         {[
           [q.client, item.clientName],
-          [q.phone, item.phone],
+          [q.phone, formatPhone(item.phone)],
           [q.amount, formatPhp(item.amount)],
           [q.term, fmt(q.days, { days: item.term })],
           [q.received, manilaDateTime(item.createdAt)],

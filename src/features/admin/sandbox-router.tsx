@@ -2,8 +2,9 @@
  * /admin/router, the sandbox router for QA and admins: the documented sandbox data (which first name gives
  * which decision, which payout account which payout outcome; domain/sandbox-data.ts, checked against the
  * providers by tests/domain/sandbox-data.test.ts), the QA cookie that lifts the journey's redirects in this
- * browser (spec section 4, Sandbox), the sandbox tools that move the business clock and make a payment arrive at a
- * channel (issue 16; sandbox-tools.tsx), and every page of the client journey to open directly.
+ * browser (spec section 4, Sandbox), the instance's sandbox mode that does the same for every visitor (issue 20;
+ * sandbox-mode.tsx), the sandbox tools that move the business clock and make a payment arrive at a channel (issue
+ * 16; sandbox-tools.tsx), and every page of the client journey to open directly.
  */
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -13,6 +14,7 @@ import { sandboxPayoutByAccount, sandboxScoringByFirstName } from '../../../doma
 import { readCookie, removeCookie, writeCookie } from '../../app/cookies'
 import { useMessages } from '../../i18n/messages'
 import { TableSection } from './admin-parts'
+import { InstanceSandboxMode } from './sandbox-mode'
 import { SandboxTools } from './sandbox-tools'
 
 /** A QA session lasts a working day. */
@@ -42,6 +44,7 @@ export function SandboxRouter() {
           </button>
         </p>
       </section>
+      <InstanceSandboxMode />
       <SandboxTools />
       <TableSection
         id="sandbox-scoring-title"

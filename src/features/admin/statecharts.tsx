@@ -14,6 +14,7 @@ import {
   type Statechart,
   type StatechartMachine,
 } from '../../../domain/contract/statecharts'
+import { journeyPhases } from '../../../domain/journey/client-journey.machine'
 import type { ApiClient } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -42,11 +43,19 @@ const serverStems = new Set(Object.values(serverDiagram))
 const browserStems = Object.keys(diagrams)
   .filter((stem) => !serverStems.has(stem) && !stem.includes('.'))
   .sort()
-/** A machine too wide for one diagram is drawn as an overview plus one part per compound state (split.ts). */
+/**
+ * A machine too wide for one diagram is drawn as an overview plus one part per compound state (split.ts); the
+ * journey as an overview of its phases plus one part per phase, shown in the phases' order (the client's order).
+ */
+const phaseOrder: readonly string[] = Object.keys(journeyPhases)
+const rankOf = (part: string) => {
+  const at = phaseOrder.indexOf(part.slice(part.indexOf('.') + 1))
+  return at < 0 ? phaseOrder.length : at
+}
 const partsOf = (stem: string) =>
   Object.keys(diagrams)
     .filter((other) => other.startsWith(`${stem}.`))
-    .sort()
+    .sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b))
 
 export const STATE_MEMBERS_PER_PAGE = 20
 

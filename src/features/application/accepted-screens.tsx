@@ -1,11 +1,12 @@
 /**
- * After signing (flow step tmc_page): /application/accepted for a transfer, /application/accepted-cash and
- * /application/cash-pickup when the payout is a cash pickup with a number (spec section 2, Flow routing).
+ * After signing (flow step tmc_page): /application/accepted for a transfer, /application/accepted-cash when the
+ * payout is a cash pickup with a number (spec section 2, Flow routing), and from it /application/cash-pickup, the
+ * how-to-claim page the step allows beside it (domain/journey/destinations.ts, companionPages).
  * All three read GET /private/client/application/actual.
  */
 import { Link } from '@tanstack/react-router'
 import type { Application } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { fmt, useMessages } from '../../i18n/messages'
 import { Figures, QueryGate, ScreenFrame } from './parts'
 import { useActualApplication } from './queries'

@@ -15,7 +15,7 @@ import type {
 } from '../../../domain/contract/lending-answers'
 import * as answers from '../../../domain/contract/lending-answers'
 import { type PricedOffer, pricedOfferSchema } from '../../../domain/contract/pricing-answers'
-import type { DecisionApplication, OfferCall } from '../../../domain/offer-decision'
+import type { ApplicationConsentUpdate, DecisionApplication, OfferCall } from '../../../domain/offer-decision'
 import type { ApplicationStatusFacts } from '../../../machines/application-wait.machine'
 import type { CodeSent } from '../../../machines/code-request.machine'
 import type { ApiClient } from '../../api/client'
@@ -94,6 +94,8 @@ export function decisionApplicationOf(application: Application): DecisionApplica
       term: application.term.value,
     },
     principal: application.principalAmount?.amount ?? application.desiredLoanAmount.amount,
+    // Accepted by default unless refused (spec section 9): an answer without the field holds the default.
+    feeConsent: application.borrowersAdvantagePackageFeeConsent ?? true,
   }
 }
 
@@ -124,6 +126,9 @@ export function offerDecisionActors(api: ApiClient, onReloaded?: (application: A
       }
       // No figures is an empty JSON object: the server validates every body it reads.
       await api.call(offerAnswers[input.name], { body: input.body ?? {} }, { signal })
+    }),
+    updateApplication: fromPromise<void, ApplicationConsentUpdate>(async ({ input, signal }) => {
+      await api.call(lending.changeApplication, { params: { id: input.id }, body: input.body }, { signal })
     }),
     reloadApplication: fromPromise<DecisionApplication, { id: number }>(async ({ signal }) => {
       const application = await getActualApplication(api, signal)

@@ -8,6 +8,7 @@
 import { Link } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { useMemo, useState } from 'react'
+import { applicationStatus } from '../../../domain/offer-decision'
 import {
   applicationWaitMachine,
   STATUS_POLL_INTERVAL_MS,
@@ -37,6 +38,8 @@ export function ApplicationLoading({ pollMs = POLL_MS, timeoutMs = TIMEOUT_MS })
   const actor = useActorRef(machine, { input })
   const timedOut = useSelector(actor, (s) => s.matches('timedOut'))
   const errorCode = useSelector(actor, (s) => s.context.errorCode)
+  // Verification (7): the scoring provider asked for time to check the client (server/services/lending/jobs.ts).
+  const verifying = useSelector(actor, (s) => s.context.status === applicationStatus.verification)
 
   if (timedOut) {
     return (
@@ -64,10 +67,10 @@ export function ApplicationLoading({ pollMs = POLL_MS, timeoutMs = TIMEOUT_MS })
   }
 
   return (
-    <ScreenFrame title={m.loading.title} lead={m.loading.body}>
+    <ScreenFrame title={m.loading.title} lead={verifying ? m.loading.verifyingBody : m.loading.body}>
       <div className="application-loading" role="status" aria-live="polite" aria-busy="true">
         <span className="calculator__spinner" aria-hidden="true" />
-        <span>{m.loading.status}</span>
+        <span>{verifying ? m.loading.verifyingStatus : m.loading.status}</span>
       </div>
       {errorCode ? <ErrorNotice errorKey={errorCode} /> : null}
     </ScreenFrame>

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query'
 import { getSoldDebt } from '../../../domain/contract/debt'
 import type { SoldDebt } from '../../../domain/contract/debt-answers'
 import type { Page } from '../../../domain/contract/define'
-import { formatPhp } from '../../../domain/money'
+import { formatPhone, formatPhp } from '../../../domain/format'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { formatLongDate } from './format'
@@ -81,7 +81,7 @@ function SoldLoan({ loan }: { loan: SoldDebt }) {
         <div className="details-list__row" data-figure="agency-phone">
           <dt>{t.agencyPhone}</dt>
           <dd>
-            <a href={`tel:${loan.agency.phone.replace(/[^+0-9]/g, '')}`}>{loan.agency.phone}</a>
+            <a href={`tel:${loan.agency.phone.replace(/[^+0-9]/g, '')}`}>{formatPhone(loan.agency.phone)}</a>
           </dd>
         </div>
         <div className="details-list__row" data-figure="agency-email">

@@ -1,28 +1,13 @@
 /**
- * Display helpers of the application screens. Money is integer centavos until `formatPhp` (domain/money.ts:
- * formatPeso with the peso sign); dates are shown as 'MMM DD, YYYY' on the Asia/Manila calendar (spec
- * section 9).
+ * Display helpers of the application screens. Money and dates use the product's one set of display formats
+ * (domain/format.ts, ADR 0046): `formatPhp` ('₱5,393.76') and `formatLongDate`, which is `formatDate`
+ * ('MMM DD, YYYY' on the Asia/Manila calendar, spec section 9) under the name these screens already use.
  */
 import { manilaDate } from '../../../domain/pricing/manila-date'
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
+export { formatDate as formatLongDate } from '../../../domain/format'
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** A calendar date ('YYYY-MM-DD', already Manila's) or an instant, as its Manila calendar date. */
-export function toManilaCalendarDate(value: string): string {
-  if (ISO_DATE.test(value)) return value
-  const instant = new Date(value)
-  if (Number.isNaN(instant.getTime())) throw new RangeError(`not a date: ${JSON.stringify(value)}`)
-  return manilaDate(instant)
-}
-
-/** 'Nov 05, 2026'. */
-export function formatLongDate(value: string): string {
-  const match = ISO_DATE.exec(toManilaCalendarDate(value))
-  if (!match) throw new RangeError(`not a date: ${JSON.stringify(value)}`)
-  const [, y, m, d] = match
-  return `${MONTHS[Number(m) - 1]} ${d}, ${y}`
-}
 
 /** A rate in hundredths of a percent: 570 -> '5.70%'. */
 export function formatPercentHundredths(hundredths: number): string {

@@ -7,7 +7,7 @@
  */
 import { type ReactNode, useState } from 'react'
 import type { PaymentView, Statement } from '../../../domain/contract/payments'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { channelOf, type PaymentChannelCode, paymentChannelCodes } from '../../../domain/payments/channels'
 import { useApi } from '../../app/app-context'
 import { downloadStatement, usePayments, useStatement } from '../../app/servicing'

@@ -17,7 +17,7 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { useEffect, useRef, useState } from 'react'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
 import type { PaymentSchedule, Rollover } from '../../../domain/contract/servicing-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import {
   type ScheduleOfferEvent,
   type ScheduleOfferSnapshot,

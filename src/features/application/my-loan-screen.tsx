@@ -13,7 +13,7 @@
  */
 import { Link } from '@tanstack/react-router'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { PaymentWatch } from '../../app/payment-watch'
 import { useActiveLoan, useClientSession, useSingleLinkSession } from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'

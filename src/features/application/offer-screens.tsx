@@ -6,10 +6,10 @@
  */
 import { useQueryClient } from '@tanstack/react-query'
 import { useActorRef, useSelector } from '@xstate/react'
-import { type ComponentType, useEffect, useMemo, useState } from 'react'
+import { type ComponentType, useEffect, useId, useMemo, useState } from 'react'
 import type { IncreaseOfferFacts } from '../../../domain/calculator-rules'
 import type { Application } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import type { Offer } from '../../../domain/offer'
 import type { LoanFigures } from '../../../domain/offer-decision'
 import { isBusy, offerDecisionMachine } from '../../../machines/offer-decision.machine'
@@ -55,11 +55,15 @@ function DecisionStatus({ decision, application }: { decision: Decision; applica
   const { snapshot, actor } = decision
   const { refused, errorCode } = snapshot.context
   if (snapshot.matches('noOffer')) return <p role="status">{m.offer.noOffer}</p>
-  if (snapshot.matches('failed') || snapshot.matches('reloadFailed')) {
+  if (snapshot.matches('failed') || snapshot.matches('reloadFailed') || snapshot.matches('updateFailed')) {
     return (
       <ErrorNotice errorKey={errorCode ?? 'error'}>
         <p className="callout__title">
-          {snapshot.matches('failed') ? m.offer.failedTitle : m.offer.reloadFailedTitle}
+          {snapshot.matches('failed')
+            ? m.offer.failedTitle
+            : snapshot.matches('updateFailed')
+              ? m.offer.updateFailedTitle
+              : m.offer.reloadFailedTitle}
         </p>
         <p className="button-row">
           <button
@@ -154,6 +158,7 @@ function DecreaseDecision({ application, offer }: { application: Application; of
       />
       <h2 className="section__title">{m.offer.offered}</h2>
       <Figures label={m.offer.offered} figures={offerFigures(offer, m)} />
+      <FeeConsent decision={decision} />
       <DecisionStatus decision={decision} application={application} />
       <p className="button-row">
         <button
@@ -181,10 +186,38 @@ function DecreaseDecision({ application, offer }: { application: Application; of
   )
 }
 
+/**
+ * The package fee consent on the lower offer (spec section 4, Application update): the application's own to
+ * start with; a change is sent as the application update once the offer is accepted.
+ */
+function FeeConsent({ decision }: { decision: Decision }) {
+  const m = useMessages().application
+  const { snapshot, actor } = decision
+  const id = useId()
+  return (
+    <p className="field field--checkbox">
+      <input
+        id={id}
+        type="checkbox"
+        checked={snapshot.context.feeConsent}
+        disabled={!snapshot.matches('deciding')}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => actor.send({ type: 'FEE_CONSENT.SET', enabled: event.target.checked })}
+      />{' '}
+      <label htmlFor={id}>{m.offer.feeConsent}</label>
+      <span id={`${id}-hint`} className="field__hint">
+        {m.offer.feeConsentHint}
+      </span>
+    </p>
+  )
+}
+
 /** What the increase screen asks of the calculator the route gives it (src/features/calculator). */
 export interface IncreaseCalculatorProps {
   increaseOffer: IncreaseOfferFacts
-  onSelection: (choice: LoanFigures) => void
+  /** The application's package-fee consent, where the calculator's checkbox starts. */
+  feeConsent: boolean
+  onSelection: (choice: LoanFigures & { optionalFee: boolean }) => void
 }
 
 export function OfferIncreaseScreen({ Calculator }: { Calculator: ComponentType<IncreaseCalculatorProps> }) {
@@ -222,7 +255,13 @@ function IncreaseDecision({
       <p className="lead">{fmt(m.increase.lead, { max: formatPhp(facts.offered.amount) })}</p>
       <Calculator
         increaseOffer={increaseOffer}
-        onSelection={(next) => setChoice({ amount: next.amount, term: next.term })}
+        feeConsent={facts.feeConsent}
+        onSelection={(next) => {
+          setChoice({ amount: next.amount, term: next.term })
+          // The calculator's package-fee checkbox is the consent the answer carries (application update).
+          if (next.optionalFee !== actor.getSnapshot().context.feeConsent)
+            actor.send({ type: 'FEE_CONSENT.SET', enabled: next.optionalFee })
+        }}
       />
       <DecisionStatus decision={decision} application={application} />
       <p className="button-row">

@@ -4,7 +4,7 @@
  * owes; its own statement and history show once it is the first.
  */
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { useMessages } from '../../i18n/messages'
 import { formatLongDate } from './format'
 import { Figures } from './parts'

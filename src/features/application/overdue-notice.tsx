@@ -5,7 +5,7 @@
  * the amount due's `penalties` part, shown with the other parts.
  */
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { fmt, useMessages } from '../../i18n/messages'
 
 /** A rate in ppm a day as a percentage: 1 500 ppm is "0.15%". */

@@ -11,8 +11,8 @@ import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import * as v from 'valibot'
 import type { AmendmentDocument, ScheduleOffer } from '../../../domain/contract/servicing-answers'
+import { formatPhp } from '../../../domain/format'
 import { verificationCodeSchema } from '../../../domain/identity'
-import { formatPhp } from '../../../domain/money'
 import {
   isBusy,
   type OfferProblem,
@@ -50,7 +50,7 @@ export function StepTitle({ children }: { children: ReactNode }) {
 }
 
 /**
- * A figure or date kept on one line in a narrow table cell ('₱2 782.50', 'Dec 22, 2026'): the table scrolls
+ * A figure or date kept on one line in a narrow table cell ('₱2,782.50', 'Dec 22, 2026'): the table scrolls
  * sideways on a phone rather than breaking an amount in two.
  */
 export const unbroken = (text: string) => text.replace(/ /g, '\u00a0')

@@ -15,8 +15,8 @@ import { useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import * as v from 'valibot'
 import { type DocumentType, documentTypes } from '../../../domain/contract/lending-answers'
+import { formatPhp } from '../../../domain/format'
 import { messageKeys, verificationCodeSchema } from '../../../domain/identity'
-import { formatPhp } from '../../../domain/money'
 import type { Offer } from '../../../domain/offer'
 import { disclosureFigures } from '../../../domain/pricing/disclosure'
 import { ApiError } from '../../api/client'
@@ -35,8 +35,9 @@ type SignForm = v.InferOutput<typeof signSchema>
 export function signErrorKey(error: unknown): string {
   if (error instanceof ApiError || (typeof error === 'object' && error !== null)) {
     const { message, code } = error as { message?: string; code?: string }
+    // The signing code is the agreement's one-time password (step otp_agreement): its own selector.
     if (message === 'Code not found by given identity' || code === 'codeNotSent') {
-      return messageKeys.verificationCodeUnsent
+      return messageKeys.otpCodeUnsent
     }
     if (
       message === 'Phone verification not passed' ||

@@ -18,6 +18,7 @@ import {
   sendChangePhoneCode,
 } from '../../../domain/contract/identity'
 import type { ClientView } from '../../../domain/contract/identity-answers'
+import { formatPhone } from '../../../domain/format'
 import {
   changeEmailSendCodeSchema,
   changePasswordSchema,
@@ -168,7 +169,7 @@ function CredentialChangeSteps({
       {view.done ? <FormSuccess>{doneText}</FormSuccess> : null}
       {view.codeStep ? (
         <>
-          <p className="lead">{fmt(m.auth.change.codeSent, { target: view.value ?? '' })}</p>
+          <p className="lead">{fmt(m.auth.change.codeSent, { target: formatPhone(view.value ?? '') })}</p>
           <CodeStep
             submitLabel={m.auth.change.submit}
             nextCodeAt={view.nextCodeAt}

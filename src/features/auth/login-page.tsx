@@ -1,7 +1,8 @@
 /**
  * /login: a client tab (mobile number or e-mail, password) and a back-office tab; then the second factor when
  * the token says `mfa`. The page never decides where the user goes after a login: once the auth machine is
- * logged in, the /login route's guard sends the session to its after-login page (src/app/auth-guards.ts).
+ * logged in, the /login route's guard sends the session to its after-login page (src/app/auth-guards.ts). A
+ * single-link session that could not be used lands here with a notice saying so (spec section 4).
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { Link } from '@tanstack/react-router'
@@ -28,12 +29,19 @@ export function LoginPage() {
   const auth = useAuthActor()
   const { status, tokenType } = useAuth()
   const done = useSelector(auth, (s) => isLoggedIn(s) || s.matches('singleLink'))
+  // A single-link session whose link could not be used was sent here (machines/auth.machine.ts `notice`).
+  const linkFailed = useSelector(auth, (s) => s.context.notice === 'linkFailed')
   // When the second factor's code may be asked for again, from the login answer that sent it.
   const [mfaNextCodeAt, setMfaNextCodeAt] = useState<string | null>(null)
 
   return (
     <section className="page page--narrow" aria-labelledby="login-title">
       <h1 id="login-title">{status === 'mfaRequired' ? m.auth.login.mfaTitle : m.titles.login}</h1>
+      {linkFailed ? (
+        <div className="callout callout--warning" role="status" data-notice="single-link-failed">
+          <p className="callout__body">{m.auth.login.singleLinkFailed}</p>
+        </div>
+      ) : null}
       {status === 'mfaRequired' ? (
         // Keyed: the login's answer (with nextCodeAt) may land just after the token moved the session on.
         <SecondFactor key={mfaNextCodeAt ?? ''} type={tokenType ?? 'client'} nextCodeAt={mfaNextCodeAt} />

@@ -2,17 +2,20 @@
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { sendEmailCode, verifyEmail } from '../../../domain/contract/identity'
+import { formatPhone } from '../../../domain/format'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CodeRequest } from '../../ui/forms/code-request'
 import { displayName } from '../../ui/layout/account'
 import { CodeStep } from './code-step'
+import { DeviceDataSetting } from './device-data-setting'
 import { useAuth } from './use-auth'
 
 export function ProfilePage() {
   const m = useMessages()
   const a = m.auth.profile
-  const { user, send } = useAuth()
+  const { user, send, tokenType, singleLink } = useAuth()
+  const clientId = tokenType === 'client' && !singleLink && user ? String(user.id) : null
   if (!user) return null
   const phone = user.info?.mobilePhone?.number ?? ''
   const state = (verified?: boolean) => (verified ? a.verified : a.notVerified)
@@ -28,7 +31,7 @@ export function ProfilePage() {
         <div className="details-list__row">
           <dt>{a.phone}</dt>
           <dd className="details-list__value">
-            {phone} ({state(user.phoneVerified)})
+            {formatPhone(phone)} ({state(user.phoneVerified)})
           </dd>
         </div>
         <div className="details-list__row">
@@ -69,6 +72,7 @@ export function ProfilePage() {
           </Link>
         </li>
       </ul>
+      {clientId ? <DeviceDataSetting clientId={clientId} /> : null}
       <button type="button" className="button button--ghost" onClick={() => send({ type: 'LOGOUT' })}>
         {a.logout}
       </button>

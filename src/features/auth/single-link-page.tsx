@@ -6,6 +6,9 @@
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { sendSingleLinkCode, singleLinkLogin } from '../../../domain/contract/identity'
+import { formatPhone } from '../../../domain/format'
+import { messageKeys } from '../../../domain/identity'
+import { ApiError } from '../../api/client'
 import { useApi } from '../../app/app-context'
 import { fmt, useMessages } from '../../i18n/messages'
 import { CodeRequest } from '../../ui/forms/code-request'
@@ -47,13 +50,15 @@ function SingleLinkLogin({ leadId }: { leadId: string }) {
   if (sent)
     return (
       <>
-        <p className="lead">{fmt(s.sentTo, { to: sent.to })}</p>
+        <p className="lead">{fmt(s.sentTo, { to: formatPhone(sent.to) })}</p>
         <CodeStep
           submitLabel={s.submit}
           nextCodeAt={sent.nextCodeAt}
           onSubmit={async (code) => {
             // The answer's token has `sl`: the auth machine enters singleLink and the route's guard moves on.
-            await api.call(singleLinkLogin, { body: { leadId, code } })
+            await api.call(singleLinkLogin, { body: { leadId, code } }).catch((error: unknown) => {
+              throw otpError(error)
+            })
           }}
           onResend={requestCode}
         />
@@ -72,5 +77,21 @@ function SingleLinkLogin({ leadId }: { leadId: string }) {
         }}
       />
     </>
+  )
+}
+
+/**
+ * The lead's code is a one-time password: "not sent" shows the spec's OTP selector (section 8,
+ * error-otp-code-unsent) rather than the phone verification's.
+ */
+export function otpError(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.code !== 'codeNotSent') return error
+  return new ApiError(
+    error.status,
+    error.path,
+    error.code,
+    messageKeys.otpCodeUnsent,
+    error.violations.map((violation) => ({ ...violation, message: messageKeys.otpCodeUnsent })),
+    error.retryAfterSeconds,
   )
 }

@@ -9,10 +9,14 @@ import {
   type RestoredCalculatorState,
   sanitizeRestored,
 } from '../../../machines/calculator.machine'
+import { CALCULATOR_COOKIE, CALCULATOR_COOKIE_MAX_AGE_S } from '../../app/calculator-form'
 import { readCookie, writeCookie } from '../../app/cookies'
 
-export const CALCULATOR_COOKIE = 'calculator'
-export const CALCULATOR_COOKIE_MAX_AGE_S = 24 * 60 * 60
+export {
+  CALCULATOR_COOKIE,
+  CALCULATOR_COOKIE_MAX_AGE_S,
+  CALCULATOR_FORM_ACTION,
+} from '../../app/calculator-form'
 
 export function stateToStore(context: CalculatorContext): RestoredCalculatorState {
   return {

@@ -22,7 +22,8 @@ import { useAppServices } from '../../app/app-context'
 import type { WithApplicationServices } from '../../app/application-services'
 import { fmt, useMessages } from '../../i18n/messages'
 import { calculatorActors } from './calculator-api'
-import { readCalculatorCookie, writeCalculatorCookie } from './calculator-cookie'
+import { CALCULATOR_FORM_ACTION, readCalculatorCookie, writeCalculatorCookie } from './calculator-cookie'
+import { forgetPreload, preloadedSnapshot } from './calculator-preload'
 import { CalculatorStats } from './calculator-stats'
 import { displayMoney, formatDays, spokenMoney } from './format'
 import { PromoCodeField } from './promo-code-field'
@@ -44,6 +45,11 @@ export interface CalculatorProps {
    * toggle, since the application is made of them (one checkbox, one promo field: the calculator's own).
    */
   optionsShown?: boolean
+  /**
+   * The package-fee consent to start from instead of the kept state's: an application's own consent where the
+   * calculator changes an application (the increase offer).
+   */
+  initialFee?: boolean
 }
 
 export interface CalculatorSelection {
@@ -65,16 +71,58 @@ export function Calculator({
   submit = true,
   onSelection,
   optionsShown = false,
+  initialFee,
 }: CalculatorProps) {
   const services = useAppServices()
   const { api } = services
   const m = useMessages().calculator
   const baseId = useId()
-  const [initial] = useState(readCalculatorCookie)
+  const formId = `${baseId}-submit`
+  // Painted by the server at its default offer (calculator-preload.ts): start there, the same as the HTML being
+  // hydrated, and apply the kept state (a cookie the server never sees) as inputs once the page is live.
+  const [start] = useState(() => {
+    const kept = readCalculatorCookie()
+    const cookie = initialFee === undefined ? kept : { ...kept, optionalFee: initialFee }
+    const preloaded = preloadedSnapshot(services.queryClient, client)
+    return preloaded
+      ? { snapshot: preloaded, initial: null, later: cookie }
+      : { initial: cookie, later: null }
+  })
   const machine = useMemo(() => calculatorMachine.provide({ actors: calculatorActors(api) }), [api])
-  const actor = useActorRef(machine, { input: { initial, client } })
+  const actor = useActorRef(machine, { input: { initial: start.initial, client }, snapshot: start.snapshot })
   const snapshot = useSelector(actor, (s) => s)
   const { context } = snapshot
+  useEffect(() => {
+    if (start.snapshot) forgetPreload(services.queryClient)
+    const kept = start.later
+    if (!kept) return
+    if (kept.tab) actor.send({ type: 'TAB.SELECT', tab: kept.tab })
+    if (kept.amount !== undefined) actor.send({ type: 'AMOUNT.SET', value: kept.amount })
+    if (kept.term !== undefined) actor.send({ type: 'TERM.SET', value: kept.term })
+    if (kept.optionalFee !== undefined) actor.send({ type: 'OPTIONAL_FEE.SET', enabled: kept.optionalFee })
+    if (kept.promoCode !== undefined) actor.send({ type: 'PROMO.SET', code: kept.promoCode ?? '' })
+  }, [actor, start, services.queryClient])
+  // The server's HTML is usable before the app runs (issue 21): what the visitor moved before hydration is still in
+  // the controls, not in the machine. Taken over once, after the kept state, since it is the newer choice.
+  useEffect(() => {
+    if (!start.snapshot) return
+    // Compared with what the server painted, not with the machine (the kept state may have moved it already).
+    const now = actor.getSnapshot().context
+    const painted = {
+      amount: start.snapshot.context.amount.current,
+      term: start.snapshot.context.term.current,
+      fee: start.snapshot.context.optionalFees[OPTIONAL_FEE],
+    }
+    const control = (name: string) => document.getElementById(`${baseId}-${name}`) as HTMLInputElement | null
+    const amountValue = Number(control('amount')?.value)
+    if (Number.isFinite(amountValue) && amountValue !== painted.amount && amountValue !== now.amount.current)
+      actor.send({ type: 'AMOUNT.SET', value: amountValue })
+    const termValue = Number(control('term')?.value)
+    if (Number.isFinite(termValue) && termValue !== painted.term && termValue !== now.term.current)
+      actor.send({ type: 'TERM.SET', value: termValue })
+    const fee = control('fee')
+    if (fee && fee.checked !== painted.fee) actor.send({ type: 'OPTIONAL_FEE.SET', enabled: fee.checked })
+  }, [actor, start, baseId])
 
   // Forward changed client facts; the first value went in as input.
   const clientKey = JSON.stringify(client ?? null)
@@ -201,6 +249,9 @@ export function Calculator({
       <div className="calculator__fee">
         <input
           id={`${baseId}-fee`}
+          name="fee"
+          value="1"
+          form={submit ? formId : undefined}
           type="checkbox"
           checked={optionalFee}
           aria-describedby={`${baseId}-fee-hint`}
@@ -242,6 +293,8 @@ export function Calculator({
       <div id={editorId} className="calculator__editor" hidden={!editorOpen}>
         <RangeField
           id={`${baseId}-amount`}
+          name="amount"
+          form={submit ? formId : undefined}
           label={m.amount}
           value={amount}
           min={context.amount.min}
@@ -255,6 +308,8 @@ export function Calculator({
         />
         <RangeField
           id={`${baseId}-term`}
+          name="term"
+          form={submit ? formId : undefined}
           label={m.term}
           value={term}
           min={context.term.min}
@@ -321,12 +376,23 @@ export function Calculator({
         </div>
       ) : null}
       {submit ? (
-        <div className="calculator__actions">
+        // A real form (issue 21): on the server's page, before the app runs, Apply now still takes the visitor to
+        // registration with the figures the sliders hold (the app keeps them: calculator-cookie.ts,
+        // takeCalculatorQuery). Once the app runs, the machine decides where a submit goes.
+        <form
+          id={formId}
+          className="calculator__actions"
+          action={CALCULATOR_FORM_ACTION}
+          method="get"
+          onSubmit={(event) => {
+            event.preventDefault()
+            actor.send({ type: 'SUBMIT' })
+          }}
+        >
           <button
-            type="button"
+            type="submit"
             className="button button--accent button--lg button--block"
             disabled={submitting}
-            onClick={() => actor.send({ type: 'SUBMIT' })}
           >
             {submitting ? m.submitting : needsLoginIn(context) ? LOGIN_SUBMIT_LABEL : m.submit}
           </button>
@@ -335,7 +401,7 @@ export function Calculator({
               {m.createFailed}
             </p>
           ) : null}
-        </div>
+        </form>
       ) : null}
     </>
   )

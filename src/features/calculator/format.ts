@@ -1,33 +1,32 @@
 /**
- * Display helpers of the calculator screen. Money stays integer centavos until here; `formatPeso`
- * (domain/money.ts) is the one rounding-up, space-grouped, 2-decimal rule of spec section 9.
+ * Display helpers of the calculator screen. Money stays integer centavos until here;
+ * `formatCalculatorAmount` (domain/format.ts) is the one rounding-up, space-grouped, 2-decimal rule of spec
+ * section 9, used only by the calculator (everywhere else shows `₱5,393.76`, ADR 0046).
  */
-import { lightFormat } from 'date-fns/lightFormat'
-import { formatPeso } from '../../../domain/money'
+import { formatCalculatorAmount, formatCalculatorPhp } from '../../../domain/calculator-format'
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 /**
  * The repay date as month.day.year (spec section 9). The offer's `endDate` is already a calendar date on the
- * Asia/Manila calendar (the server computes it there), so it is formatted as that calendar date: building a
- * local `Date` from its parts keeps the browser's own time zone out of it. `lightFormat` rather than
- * `format`: no locale data is needed for digits and dots, and it keeps the home bundle small.
+ * Asia/Manila calendar (the server computes it there), so its parts are only reordered: no `Date`, so the
+ * browser's own time zone never enters, and no date library in the home page's JavaScript (issue 21 item 3).
  */
 export function formatRepayDate(isoDate: string): string {
   const match = ISO_DATE.exec(isoDate)
   if (!match) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(isoDate)}`)
-  const [, y, m, d] = match.map(Number) as [number, number, number, number]
-  return lightFormat(new Date(y, m - 1, d), 'MM.dd.yyyy')
+  const [, y, m, d] = match as unknown as [string, string, string, string]
+  return `${m}.${d}.${y}`
 }
 
 /** '₱5 000.00': what the eye reads. */
 export function displayMoney(centavos: number): string {
-  return `₱${formatPeso(centavos)}`
+  return formatCalculatorPhp(centavos)
 }
 
 /** 'PHP 5 000.00': what a screen reader announces (the peso sign is read inconsistently). */
 export function spokenMoney(centavos: number, currencyCode = 'PHP'): string {
-  return `${currencyCode} ${formatPeso(centavos)}`
+  return `${currencyCode} ${formatCalculatorAmount(centavos)}`
 }
 
 /** '1 day', '30 days'. */

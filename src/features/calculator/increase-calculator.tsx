@@ -10,15 +10,17 @@ import { useCalculatorClient } from './use-calculator-client'
 
 export interface IncreaseCalculatorProps {
   increaseOffer: IncreaseOfferFacts
-  onSelection: (choice: { amount: number; term: number }) => void
+  /** The application's package-fee consent: the calculator's checkbox starts there. */
+  feeConsent: boolean
+  onSelection: (choice: { amount: number; term: number; optionalFee: boolean }) => void
 }
 
-export function IncreaseCalculator({ increaseOffer, onSelection }: IncreaseCalculatorProps) {
+export function IncreaseCalculator({ increaseOffer, feeConsent, onSelection }: IncreaseCalculatorProps) {
   const client = useCalculatorClient(true)
   // The offered amount is the most the client may take: the calculator's max and its preset.
   const preset = useMemo(
     () => ({ ...client, availableAmount: increaseOffer.amount, increaseOffer }),
     [client, increaseOffer],
   )
-  return <Calculator client={preset} submit={false} onSelection={onSelection} />
+  return <Calculator client={preset} submit={false} initialFee={feeConsent} onSelection={onSelection} />
 }

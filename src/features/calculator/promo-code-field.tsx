@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import * as v from 'valibot'
 import { promoCodeSchema } from '../../../domain/pricing/promo'
 import { ApiError } from '../../api/client'
@@ -44,6 +44,12 @@ export function PromoCodeField({
   const id = useId()
   const statusText = (status: string) => m.status[status as keyof typeof m.status] ?? m.status.unknown
   const [text, setText] = useState(current ?? '')
+  // Typed into the server's HTML before the app ran (issue 21): the field keeps it, the state takes it over once.
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    const typed = input.current?.value ?? ''
+    if (typed !== '') setText((now) => (now === '' ? typed : now))
+  }, [])
   const [state, setState] = useState<PromoFieldState>(
     current ? { kind: 'applied', code: current } : { kind: 'idle' },
   )
@@ -94,6 +100,7 @@ export function PromoCodeField({
         </label>
         <div className="calculator__promo-row">
           <input
+            ref={input}
             id={`${id}-input`}
             name="promoCode"
             value={text}

@@ -12,6 +12,9 @@ export interface RangeFieldProps {
   minDisplay: string
   maxDisplay: string
   onChange(value: number): void
+  /** The field's name in the submit form (`form`): what the server's page sends before the app runs. */
+  name?: string
+  form?: string
 }
 
 /**
@@ -20,7 +23,21 @@ export interface RangeFieldProps {
  * calculator's clamped value, so the input never disagrees with the machine.
  */
 export function RangeField(props: RangeFieldProps) {
-  const { id, label, value, min, max, step, display, valueText, minDisplay, maxDisplay, onChange } = props
+  const {
+    id,
+    label,
+    value,
+    min,
+    max,
+    step,
+    display,
+    valueText,
+    minDisplay,
+    maxDisplay,
+    onChange,
+    name,
+    form,
+  } = props
   const fill = max > min ? ((value - min) / (max - min)) * 100 : 0
   return (
     <div className="calculator__range">
@@ -34,6 +51,8 @@ export function RangeField(props: RangeFieldProps) {
       </div>
       <input
         id={id}
+        name={name}
+        form={form}
         type="range"
         className="calculator__slider"
         min={min}

@@ -12,6 +12,7 @@ import {
 import type { ApplicationFigures } from '../../../machines/calculator-submit.machine'
 import type { ApiClient } from '../../api/client'
 import { readCookie, removeCookie } from '../../app/cookies'
+import type { FraudSignals } from '../../app/tracking/signals'
 
 export type { ApplicationFigures }
 
@@ -19,6 +20,8 @@ export type { ApplicationFigures }
 export function createApplicationBody(
   decision: ApplicationFigures,
   campaign: Campaign | null,
+  signals: FraudSignals | null = null,
+  marketing: Record<string, string> | null = null,
 ): CreateApplicationBody {
   return {
     loanAmount: { amount: decision.amount, currency: 'PHP' },
@@ -26,8 +29,13 @@ export function createApplicationBody(
     paymentMethod: 'bank_transfer',
     consents: { acceptBorrowersAdvantagePackageFee: decision.optionalFee },
     ...(decision.promoCode ? { promoCode: decision.promoCode } : {}),
-    // The fraud-tool device blackbox is collected by the scoring integration (a later issue); empty until then.
-    iovation: { ioBB: '' },
+    // The device blackbox and the fraud tools' ids, collected only after the device-data consent (ADR 0042):
+    // without it the blackbox is the empty string the spec's body still carries.
+    iovation: { ioBB: signals?.ioBB ?? '' },
+    ...(signals?.hotjarUserId ? { hotjarUserId: signals.hotjarUserId } : {}),
+    ...(signals?.seonSession ? { seonSession: signals.seonSession } : {}),
+    ...(signals?.juicySessionId ? { juicySessionId: signals.juicySessionId } : {}),
+    ...(marketing ? { marketing } : {}),
     ...(campaign ? { affiliate: campaign } : {}),
   }
 }
@@ -50,6 +58,19 @@ export function newIdempotencyKey(): string {
 }
 
 /**
+ * The fraud signals (once the client consented and they were collected) and the marketing data, from a module
+ * loaded only now: none of it is on the home route's critical path (ADR 0042).
+ */
+async function applicationSignals(): Promise<[FraudSignals | null, Record<string, string> | null]> {
+  try {
+    const signals = await import('../../app/tracking/signals')
+    return [await signals.fraudSignals(), signals.readMarketing()]
+  } catch {
+    return [null, null]
+  }
+}
+
+/**
  * Creates the application with the campaign parameters of the affiliate cookie, and removes the cookie once the
  * server accepted them (spec section 2, Campaign parameters). `quiet`: a 500 here is the caller's to show ('ERP
  * failed to create application', spec section 8), not the full page.
@@ -61,7 +82,7 @@ export async function createApplication(
 ) {
   const created = await api.call(
     createApplicationCall,
-    { body: createApplicationBody(figures, readAffiliate()) },
+    { body: createApplicationBody(figures, readAffiliate(), ...(await applicationSignals())) },
     { headers: { 'Idempotency-Key': idempotencyKey }, quiet: true },
   )
   removeCookie(AFFILIATE_COOKIE)

@@ -4,11 +4,13 @@ import { PageHeader } from '../../ui/layout/page'
 import { FaqList } from './faq-list'
 
 export function FaqPage() {
-  const f = useMessages().pages.faq
+  const m = useMessages()
+  const f = m.pages.faq
   return (
     <article className="page page--narrow">
       <PageHeader title={f.title} lead={f.lead} />
-      <FaqList items={f.items} />
+      {/* The first questions are the home page's (the shell's texts); the rest come with this page's bundle. */}
+      <FaqList items={[...f.items, ...m.content.faq.moreItems]} />
       <p className="section__more">
         <Link to="/contact" className="button button--secondary">
           {f.contactCta}

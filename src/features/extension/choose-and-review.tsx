@@ -5,7 +5,7 @@
  * room before and after) and when the new due date takes effect: when the fee posts.
  */
 import type { Rollover } from '../../../domain/contract/servicing-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatDate, formatPhp } from '../../../domain/format'
 import {
   type ExtensionFlowEvent,
   type ExtensionFlowSnapshot,
@@ -14,7 +14,6 @@ import {
   payableUntilOf,
 } from '../../../machines/extension-flow.machine'
 import { fmt, useMessages } from '../../i18n/messages'
-import { formatLongDate } from '../../ui/dates'
 import { FormError } from '../../ui/forms/fields'
 import { type ExtensionTexts, noticeText, problemText } from './texts'
 
@@ -107,7 +106,7 @@ function Option({
 }) {
   const hintId = `extension-option-${rollover.id}-hint`
   const hint = rollover.available
-    ? fmt(t.choose.optionHint, { date: formatLongDate(rollover.newDueDate) })
+    ? fmt(t.choose.optionHint, { date: formatDate(rollover.newDueDate) })
     : (rollover.refusal?.message ?? '')
   return (
     <div className="extension-option" data-rollover={rollover.id} data-type={rollover.type}>
@@ -139,9 +138,9 @@ export function ExtensionFigures({ rollover, dueDate }: { rollover: Rollover; du
   const rows: [string, string, string | null][] = [
     ['days', t.days, fmt(t.daysValue, { term: rollover.term })],
     ['fee', t.fee, formatPhp(rollover.fee.amount)],
-    ['due-date-now', t.dueDateNow, formatLongDate(dueDate)],
-    ['new-due-date', t.newDueDate, formatLongDate(rollover.newDueDate)],
-    ['payable-until', t.payableUntil, payableUntil ? formatLongDate(payableUntil) : null],
+    ['due-date-now', t.dueDateNow, formatDate(dueDate)],
+    ['new-due-date', t.newDueDate, formatDate(rollover.newDueDate)],
+    ['payable-until', t.payableUntil, payableUntil ? formatDate(payableUntil) : null],
     ['legal-room', t.legalRoom, formatPhp(rollover.legalRoom.amount)],
     ['legal-room-after', t.legalRoomAfter, formatPhp(rollover.legalRoomAfter.amount)],
   ]
@@ -171,9 +170,9 @@ export function ReviewStep({ snapshot, send }: StepProps) {
       <ExtensionFigures rollover={rollover} dueDate={dueDate} />
       <p data-takes-effect>
         {fmt(t.review.takesEffect, {
-          date: formatLongDate(rollover.newDueDate),
+          date: formatDate(rollover.newDueDate),
           fee: formatPhp(rollover.fee.amount),
-          current: formatLongDate(dueDate),
+          current: formatDate(dueDate),
         })}
       </p>
       <p className="muted">{t.review.renewal}</p>

@@ -13,7 +13,7 @@ import { Link } from '@tanstack/react-router'
 import { useActorRef, useSelector } from '@xstate/react'
 import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatDate, formatPhp } from '../../../domain/format'
 import {
   type ExtensionFlowSnapshot,
   type ExtensionStep,
@@ -25,7 +25,6 @@ import { useApi } from '../../app/app-context'
 import { PaymentWatch } from '../../app/payment-watch'
 import { extensionFlowActors, useActiveLoan } from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'
-import { formatLongDate } from '../../ui/dates'
 import { ChooseStep, ReviewStep, STEP_TITLE_ID, StepTitle } from './choose-and-review'
 import { PayStep } from './pay-step'
 import { SignStep } from './sign-step'
@@ -153,7 +152,7 @@ function StepList({ current, t }: { current: ExtensionStep; t: ExtensionTexts })
 }
 
 function LoanNow({ loan, t }: { loan: ActiveLoan; t: ExtensionTexts }) {
-  const rows: [string, string, string][] = [['due-date-now', t.dueDateNow, formatLongDate(loan.dueDate)]]
+  const rows: [string, string, string][] = [['due-date-now', t.dueDateNow, formatDate(loan.dueDate)]]
   if (loan.extensions)
     rows.push([
       'extensions-used',
@@ -182,7 +181,7 @@ function InEffect({ snapshot, t }: { snapshot: ExtensionFlowSnapshot; t: Extensi
           <p className="callout__body">
             {fmt(t.done.body, {
               fee: formatPhp(rollover.fee.amount),
-              date: formatLongDate(rollover.newDueDate),
+              date: formatDate(rollover.newDueDate),
             })}
           </p>
         </div>

@@ -7,11 +7,10 @@
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { type Resolver, useForm } from 'react-hook-form'
 import * as v from 'valibot'
-import { formatPhp } from '../../../domain/money'
+import { formatDate, formatPhp } from '../../../domain/format'
 import { paymentChannelCodes } from '../../../domain/payments/channels'
 import { isBusy, payableUntilOf } from '../../../machines/extension-flow.machine'
 import { fmt, useMessages } from '../../i18n/messages'
-import { formatLongDate } from '../../ui/dates'
 import { FormError } from '../../ui/forms/fields'
 import { ChannelChoices } from '../../ui/payments/channel-choices'
 import { PaymentInstructions } from '../../ui/payments/payment-instructions'
@@ -41,8 +40,8 @@ export function PayStep({ snapshot, send }: StepProps) {
   const takesEffect = (
     <p data-takes-effect>
       {fmt(t.pay.takesEffect, {
-        current: formatLongDate(dueDate),
-        date: formatLongDate(rollover.newDueDate),
+        current: formatDate(dueDate),
+        date: formatDate(rollover.newDueDate),
       })}
     </p>
   )
@@ -75,7 +74,7 @@ export function PayStep({ snapshot, send }: StepProps) {
       <div className="callout callout--success">
         <p className="callout__body">
           {payableUntil
-            ? fmt(t.pay.signed, { fee, date: formatLongDate(payableUntil) })
+            ? fmt(t.pay.signed, { fee, date: formatDate(payableUntil) })
             : fmt(t.pay.signedNoDate, { fee })}
         </p>
       </div>

@@ -1,23 +1,28 @@
 /**
  * /registration/details (step new_client_created): names, birth date, gender, civil status, e-mail, sent with
- * PUT /private/client. The birth date is typed MM/DD/YYYY and checked and sent as YYYY-MM-DD.
+ * PUT /private/client. The birth date is typed MM/DD/YYYY and checked and sent as YYYY-MM-DD, against the age
+ * limits the content system set (they come with the site content; the server checks the same ones, ADR 0048).
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { useQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
 import { type Resolver, useForm } from 'react-hook-form'
 import { getClient } from '../../../domain/contract/identity'
 import { confirmBackOfficeDetails, saveDetails } from '../../../domain/contract/journey'
 import {
+  AGE_LIMITS,
+  type AgeLimits,
   civilStatuses,
   type Details,
   type DetailsInput,
-  detailsSchema,
   genders,
+  makeDetailsSchema,
 } from '../../../domain/journey/fields'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { RadioGroupField, SelectField } from '../../ui/forms/select-field'
+import { useSiteContent } from '../../ui/layout/site-content'
 import { FormFooter } from './form-footer'
 import { isoToUsDate, maskUsDate, useFormErrors, usToIsoDate } from './form-support'
 import { present, useRegistrationData } from './registration-data'
@@ -26,10 +31,12 @@ import { useJourneyRefresh } from './use-journey-refresh'
 
 const fields = ['firstName', 'middleName', 'lastName', 'birthDate', 'gender', 'civilStatus', 'email'] as const
 
-const schemaResolver = standardSchemaResolver(detailsSchema)
-/** The schema reads YYYY-MM-DD; the field shows MM/DD/YYYY. */
-const resolver: Resolver<DetailsInput, unknown, Details> = (values, context, options) =>
-  schemaResolver({ ...values, birthDate: usToIsoDate(values.birthDate) }, context, options)
+/** The details schema with the given age limits; it reads YYYY-MM-DD, the field shows MM/DD/YYYY. */
+function detailsResolver(limits: AgeLimits): Resolver<DetailsInput, unknown, Details> {
+  const schemaResolver = standardSchemaResolver(makeDetailsSchema({ minAge: limits.min, maxAge: limits.max }))
+  return (values, context, options) =>
+    schemaResolver({ ...values, birthDate: usToIsoDate(values.birthDate) }, context, options)
+}
 
 export interface DetailsPrefill {
   firstName?: string
@@ -45,17 +52,22 @@ export interface DetailsPrefill {
 export function DetailsForm({
   prefill,
   backOffice = false,
+  ageLimits = AGE_LIMITS,
   onCompleted,
 }: {
   prefill?: DetailsPrefill
   /** Staff entered these details: unchanged, they are confirmed (PUT /complete-back-office-client). */
   backOffice?: boolean
+  /** The ages the content system allows (GET /public/site-content); the defaults until it answers. */
+  ageLimits?: AgeLimits
   onCompleted?: () => void
 }) {
   const m = useMessages()
   const t = m.journey.details
   const api = useApi()
   const refresh = useJourneyRefresh(onCompleted)
+  const { min, max } = ageLimits
+  const resolver = useMemo(() => detailsResolver({ min, max }), [min, max])
   const form = useForm<DetailsInput, unknown, Details>({
     resolver,
     mode: 'onTouched',
@@ -70,7 +82,10 @@ export function DetailsForm({
     },
   })
   const { register, handleSubmit, formState, setError } = form
-  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh)
+  const { fieldError, formError, setFormError, fail } = useFormErrors(formState.errors, fields, refresh, {
+    min,
+    max,
+  })
   const birthDate = register('birthDate')
 
   const submit = handleSubmit(async (values) => {
@@ -165,6 +180,7 @@ export function DetailsPage({
   onCompleted?: () => void
 }) {
   const api = useApi()
+  const { ageLimits } = useSiteContent()
   const loading = useMessages().journey.common.loading
   const client = useQuery({
     queryKey: ['client', 'current'],
@@ -184,6 +200,7 @@ export function DetailsPage({
         ...(known?.email ? { email: known.email } : {}),
       }}
       backOffice={details?.enteredBy === 'back_office' && !details.confirmed}
+      ageLimits={ageLimits}
       onCompleted={onCompleted}
     />
   )

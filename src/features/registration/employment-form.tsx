@@ -1,6 +1,7 @@
 /**
  * /registration/employment (step work_info): employment type, company (only for types with an employer or a
- * business, like the schema), monthly income and expenses in whole pesos, sent with PUT /complete-step-two.
+ * business, like the schema), monthly income and expenses in whole pesos, and optionally the employer's phone (the
+ * generic phone rule) and the tax id (typed through its mask), sent with PUT /complete-step-two.
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
@@ -13,18 +14,29 @@ import {
   employmentSchema,
   employmentTypes,
   employmentTypesWithoutCompany,
+  formatTaxId,
+  normalizeTaxId,
+  TAX_ID_MASK,
 } from '../../../domain/journey/fields'
 import { useApi } from '../../app/app-context'
-import { useMessages } from '../../i18n/messages'
+import { fmt, useMessages } from '../../i18n/messages'
 import { TextField } from '../../ui/forms/fields'
 import { SelectField } from '../../ui/forms/select-field'
+import { applyMask, maskExample } from './document-number-mask'
 import { FormFooter } from './form-footer'
 import { useFormErrors } from './form-support'
 import { present, useRegistrationData } from './registration-data'
 import { StepFrame } from './step-frame'
 import { useJourneyRefresh } from './use-journey-refresh'
 
-const fields = ['employmentType', 'companyName', 'monthlyIncome', 'monthlyExpenses'] as const
+const fields = [
+  'employmentType',
+  'companyName',
+  'monthlyIncome',
+  'monthlyExpenses',
+  'employerPhone',
+  'taxId',
+] as const
 const schemaResolver = standardSchemaResolver(employmentSchema)
 /**
  * The schema checks the company after the other fields pass (it depends on the type); the form shows that
@@ -52,6 +64,8 @@ export interface EmploymentPrefill {
   companyName?: string
   monthlyIncome?: string
   monthlyExpenses?: string
+  employerPhone?: string | null
+  taxId?: string | null
 }
 
 export function EmploymentForm({
@@ -79,6 +93,8 @@ export function EmploymentForm({
       companyName: prefill?.companyName ?? '',
       monthlyIncome: prefill?.monthlyIncome ?? '',
       monthlyExpenses: prefill?.monthlyExpenses ?? '',
+      employerPhone: prefill?.employerPhone ?? '',
+      taxId: prefill?.taxId ? formatTaxId(prefill.taxId) : '',
     },
   })
   const type = useWatch({ control, name: 'employmentType' })
@@ -137,6 +153,30 @@ export function EmploymentForm({
           {...digits}
           error={fieldError('monthlyExpenses')}
           {...register('monthlyExpenses')}
+        />
+        {hasCompany(type) ? (
+          <TextField
+            label={t.employerPhone}
+            hint={t.employerPhoneHint}
+            type="tel"
+            autoComplete="off"
+            maxLength={20}
+            error={fieldError('employerPhone')}
+            {...register('employerPhone')}
+          />
+        ) : null}
+        <TextField
+          label={t.taxId}
+          hint={fmt(t.taxIdHint, { mask: maskExample(TAX_ID_MASK) })}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={TAX_ID_MASK.length}
+          error={fieldError('taxId')}
+          {...register('taxId', {
+            onChange: (event) => {
+              event.target.value = applyMask(TAX_ID_MASK, normalizeTaxId(event.target.value))
+            },
+          })}
         />
         <FormFooter busy={formState.isSubmitting} error={formError} />
       </form>

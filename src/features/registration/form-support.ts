@@ -5,22 +5,26 @@
  */
 import { useCallback, useState } from 'react'
 import { type FieldErrors, type FieldValues, get, type Path, type UseFormSetError } from 'react-hook-form'
-import { AGE_LIMITS } from '../../../domain/journey/fields'
+import { AGE_LIMITS, type AgeLimits } from '../../../domain/journey/fields'
 import { ApiError } from '../../api/client'
 import { fmt, useMessages } from '../../i18n/messages'
 import type { FieldErrorView } from '../../ui/forms/fields'
 import { applyServerErrors } from '../../ui/forms/violations'
 
-/** A message key (or server code) as the key to show and a human sentence. */
-export function useJourneyErrorText() {
+/**
+ * A message key (or server code) as the key to show and a human sentence; the age message names `ages`, the
+ * limits the form checked (the content system's, ADR 0048), the defaults when a form has none.
+ */
+export function useJourneyErrorText(ages: AgeLimits = AGE_LIMITS) {
   const errors = useMessages().journey.errors as Record<string, string>
+  const { min, max } = ages
   return useCallback(
     (raw: string | null | undefined): FieldErrorView | null => {
       if (!raw) return null
       const text = errors[raw] ?? errors.generic ?? raw
-      return { key: raw, text: fmt(text, { min: AGE_LIMITS.min, max: AGE_LIMITS.max }) }
+      return { key: raw, text: fmt(text, { min, max }) }
     },
-    [errors],
+    [errors, min, max],
   )
 }
 
@@ -35,8 +39,9 @@ export function useFormErrors<T extends FieldValues>(
   errors: FieldErrors<T>,
   fields: readonly Path<T>[],
   onStepMismatch?: () => void,
+  ages?: AgeLimits,
 ) {
-  const text = useJourneyErrorText()
+  const text = useJourneyErrorText(ages)
   const [formError, setFormError] = useState<FieldErrorView | null>(null)
   const fieldError = (path: Path<T>) => text((get(errors, path) as { message?: string } | undefined)?.message)
   const fail = useCallback(

@@ -1,13 +1,15 @@
 /**
- * One side of the identity document: a camera capture on phones (`capture="environment"`), a file picker
- * elsewhere. The photo is checked here with the shared rules (JPEG or PNG, size, image age from the moment the
- * file was made) and uploaded at once with its side and capture time; the server checks all of it again.
+ * One side of the identity document: a camera capture on phones (`capture="environment"` where the browser can
+ * capture, from the kept capability detection of src/app/browser-capabilities.ts), a file picker elsewhere. The
+ * photo is checked here with the shared rules (JPEG or PNG, size, image age from the moment the file was made)
+ * and uploaded at once with its side and capture time; the server checks all of it again.
  */
 import { useId, useState } from 'react'
 import { deleteIdPhoto, uploadIdPhoto } from '../../../domain/contract/uploads'
 import type { IdDocumentSide } from '../../../domain/journey/fields'
 import { type DocumentUploadConfig, imageAgeProblem } from '../../../domain/journey/uploads'
 import { useApi } from '../../app/app-context'
+import { browserCapabilities } from '../../app/browser-capabilities'
 import { useMessages } from '../../i18n/messages'
 import { FieldError, type FieldErrorView } from '../../ui/forms/fields'
 import { isServerFailure } from '../../ui/forms/violations'
@@ -48,6 +50,10 @@ export function PhotoUpload({
   const text = useJourneyErrorText()
   const id = useId()
   const [busy, setBusy] = useState(false)
+  // Registration steps are rendered in the browser only, so the first render may read the browser.
+  const [capture] = useState(() =>
+    browserCapabilities().cameraCapture ? ('environment' as const) : undefined,
+  )
   const errorId = error ? `${id}-error` : undefined
 
   async function upload(file: File) {
@@ -97,7 +103,7 @@ export function PhotoUpload({
           id={id}
           type="file"
           accept="image/*"
-          capture="environment"
+          capture={capture}
           disabled={disabled || busy}
           aria-invalid={error ? true : undefined}
           aria-describedby={errorId}

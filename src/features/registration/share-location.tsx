@@ -8,6 +8,7 @@ import * as v from 'valibot'
 import { recordGeo } from '../../../domain/contract/journey'
 import { geoSchema } from '../../../domain/journey/fields'
 import { useApi } from '../../app/app-context'
+import { browserCapabilities } from '../../app/browser-capabilities'
 import { useMessages } from '../../i18n/messages'
 
 type Status = 'idle' | 'asking' | 'shared' | 'refused'
@@ -16,7 +17,9 @@ export function ShareLocation() {
   const t = useMessages().journey.address
   const api = useApi()
   const [status, setStatus] = useState<Status>('idle')
-  if (typeof navigator === 'undefined' || !('geolocation' in navigator)) return null
+  // Whether the API exists (kept for a day); whether the client allows it is asked each time, on the button.
+  const [canLocate] = useState(() => browserCapabilities().geolocation)
+  if (!canLocate) return null
 
   function share() {
     setStatus('asking')

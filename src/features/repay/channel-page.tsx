@@ -6,7 +6,7 @@
  */
 import { Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { useCreateIntention } from '../../app/servicing'
 import { fmt, useMessages } from '../../i18n/messages'
 import { Breadcrumbs, Callout, NumberedSteps, PageHeader } from '../../ui/layout/page'

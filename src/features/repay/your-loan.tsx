@@ -7,7 +7,7 @@
  */
 import { Link } from '@tanstack/react-router'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { fillStep } from '../../../domain/payments/channels'
 import { virtualAccountOf } from '../../../domain/payments/reference'
 import { useActiveLoan, useClientSession, useSingleLinkSession } from '../../app/servicing'

@@ -14,7 +14,7 @@ import { Link } from '@tanstack/react-router'
 import { useEffect, useMemo, useState } from 'react'
 import { type Resolver, useForm, useWatch } from 'react-hook-form'
 import type { ActiveLoan } from '../../../domain/contract/lending-answers'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { PaymentWatch } from '../../app/payment-watch'
 import {
   type IntentionRequest,

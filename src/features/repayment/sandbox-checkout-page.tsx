@@ -9,7 +9,7 @@
 import { useMutation } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { type Checkout, checkoutSchema, completeSandboxCheckout } from '../../../domain/contract/payments'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { useApi } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { Callout } from '../../ui/layout/page'

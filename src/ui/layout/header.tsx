@@ -1,15 +1,20 @@
 import { Link } from '@tanstack/react-router'
 import { useSelector } from '@xstate/react'
-import { useCallback, useRef } from 'react'
+import { lazy, Suspense, useCallback, useRef } from 'react'
 import { useShell } from '../../app/app-context'
 import { useMessages } from '../../i18n/messages'
 import { ProgressBar } from '../shell/progress-bar'
 import { displayName, type HeaderUser } from './account'
-import { AccountLinks, AccountMenu } from './account-menu'
 import { Logo } from './logo'
 import { DRAWER_ID, DRAWER_POPUP, MobileDrawer } from './mobile-drawer'
 import { type NavItem, navItems } from './nav-items'
 import { useSiteContent } from './site-content'
+
+// A signed-in person's menu and links: only a session needs them, and the server renders every page for a
+// visitor, so their code stays off the public pages' critical path (issue 21 item 3). Until it arrives the
+// header shows the name in the menu button's place, so nothing moves.
+const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })))
+const AccountLinks = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountLinks })))
 
 export interface HeaderProps {
   /** The signed-in person; absent or null when logged out. */
@@ -45,7 +50,15 @@ export function Header({ user, singleLink, onLogout }: HeaderProps) {
           <div className="site-header__actions">
             {user ? (
               <div className="site-header__account">
-                <AccountMenu name={name} singleLink={singleLink} onLogout={onLogout} />
+                <Suspense
+                  fallback={
+                    <span className="account-menu">
+                      <span className="account-menu__button">{name}</span>
+                    </span>
+                  }
+                >
+                  <AccountMenu name={name} singleLink={singleLink} onLogout={onLogout} />
+                </Suspense>
               </div>
             ) : (
               <Link to="/login" className="button button--primary button--sm site-header__login">
@@ -82,7 +95,9 @@ export function Header({ user, singleLink, onLogout }: HeaderProps) {
             <>
               <p className="drawer__name">{name}</p>
               <ul className="drawer__list">
-                <AccountLinks singleLink={singleLink} onLogout={logout} onNavigate={closeDrawer} />
+                <Suspense fallback={null}>
+                  <AccountLinks singleLink={singleLink} onLogout={logout} onNavigate={closeDrawer} />
+                </Suspense>
               </ul>
             </>
           ) : (

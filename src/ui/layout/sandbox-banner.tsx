@@ -1,17 +1,32 @@
 import { useQuery } from '@tanstack/react-query'
+import { useSelector } from '@xstate/react'
 import { lazy, Suspense, useState } from 'react'
 import { SANDBOX_COOKIE } from '../../../domain/journey/routing'
-import { useApi } from '../../app/app-context'
+import { type AuthSnapshot, isLoggedIn } from '../../../machines/auth.machine'
+import { useApi, useAuthActor } from '../../app/app-context'
 import { readCookie } from '../../app/cookies'
 import { fetchDeployment } from '../../app/deployment'
 import { ensureMessages, useMessages } from '../../i18n/messages'
 
-/** The QA panel, its code and texts loaded only in a browser holding the QA cookie (issue 20 item 1). */
+/**
+ * The QA panel, its code and texts loaded only in a browser in sandbox mode (issue 20 item 1): one holding the QA
+ * cookie, any browser while the instance's sandbox mode is on, a client whose own sandbox mode is on.
+ */
 const SandboxPanel = lazy(() =>
   Promise.all([import('../../features/sandbox/sandbox-panel'), ensureMessages(['sandbox'])]).then(
     ([panel]) => panel,
   ),
 )
+
+/** Who is logged in, as the panel needs it: nobody (or a back-office user), a client, a client in sandbox mode. */
+type Caller = 'other' | 'client' | 'sandboxClient'
+
+function callerOf(snapshot: AuthSnapshot): Caller {
+  if (!isLoggedIn(snapshot) || snapshot.context.claims?.type !== 'client') return 'other'
+  // GET /private/client answers the client's own sandbox mode (always false on a production server).
+  const user = snapshot.context.user as { sandbox?: boolean } | null
+  return user?.sandbox === true ? 'sandboxClient' : 'client'
+}
 
 /**
  * On every page while the server runs any adapter on its sandbox provider (docs/decisions/0018): a sandbox
@@ -29,16 +44,18 @@ export function SandboxBanner() {
   })
   // Read once per mount: the panel's "Leave sandbox mode" removes the cookie and says so itself.
   const [qa] = useState(() => readCookie(SANDBOX_COOKIE) !== null)
+  const caller = useSelector(useAuthActor(), callerOf)
   if (!data?.sandbox) return null
   const texts = m.layout.sandbox
+  const grants = { qa, instance: data.sandboxMode, client: caller === 'sandboxClient' }
   return (
     <section className="sandbox-banner" aria-label={texts.label}>
       <p className="sandbox-banner__text">
         <strong className="sandbox-banner__title">{texts.title}</strong> {texts.text}
       </p>
-      {qa ? (
+      {grants.qa || grants.instance || grants.client ? (
         <Suspense fallback={null}>
-          <SandboxPanel />
+          <SandboxPanel grants={grants} clientLoggedIn={caller !== 'other'} />
         </Suspense>
       ) : null}
     </section>

@@ -5,7 +5,7 @@
  */
 import { type ReactNode, useEffect, useRef } from 'react'
 import type { PaymentIntention } from '../../../domain/contract/payments'
-import { formatPhp } from '../../../domain/money'
+import { formatPhp } from '../../../domain/format'
 import { channelOf } from '../../../domain/payments/channels'
 import { fmt, useMessages } from '../../i18n/messages'
 import { NumberedSteps } from '../layout/page'

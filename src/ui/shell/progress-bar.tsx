@@ -1,13 +1,14 @@
 import { useRouterState } from '@tanstack/react-router'
+import { registrationProgress } from '../../../domain/journey/progress'
 import { useMessages } from '../../i18n/messages'
 
-/** 30 percent on registration pages (spec section 2), 0 elsewhere; later steps may pass a higher value. */
-export const REGISTRATION_START_PERCENT = 30
-
+/**
+ * The registration progress (spec section 2, Layout): the flow percent of the page on screen over the journey's
+ * registration steps, 30 % on sign-up, none outside registration (domain/journey/progress.ts).
+ */
 export function ProgressBar() {
   const m = useMessages()
-  const inRegistration = useRouterState({ select: (s) => s.location.pathname.startsWith('/registration') })
-  const percent = inRegistration ? REGISTRATION_START_PERCENT : 0
+  const percent = useRouterState({ select: (s) => registrationProgress(s.location.pathname) })
   if (!percent) return null
   return (
     <div
@@ -17,6 +18,7 @@ export function ProgressBar() {
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent}
+      aria-valuetext={`${percent}%`}
     >
       <div className="progress__bar" style={{ width: `${percent}%` }} />
     </div>

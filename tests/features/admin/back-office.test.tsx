@@ -74,7 +74,7 @@ async function renderQueue(items: ReviewItem[], id = items[0]!.id) {
 describe('<ReviewQueue>', () => {
   it('shows each waiting application with its figures and reasons, and approves with a reason', async () => {
     const { put, card } = await renderQueue([item(7), item(8, { status: 401, decision: null })])
-    expect(within(card).getByText('₱5 000.00')).toBeTruthy()
+    expect(within(card).getByText('₱5,000.00')).toBeTruthy()
     expect(within(card).getByText('30 days')).toBeTruthy()
     expect(within(card).getByText('Nov 24, 2026, 09:30')).toBeTruthy()
     expect(within(card).getByText('sandbox: first name Manual')).toBeTruthy()

@@ -193,7 +193,7 @@ describe('the payments list', () => {
       'Nov 24, 2026 9:30 AM',
       '1234567897',
       '7-Eleven (CLiQQ)',
-      '₱1 500.50',
+      '₱1,500.50',
       'Posted',
       'L00000042 (id 42)',
       'Gateway',
@@ -204,7 +204,7 @@ describe('the payments list', () => {
     expect(cells(8).slice(4)).toEqual(['Unmatched', '—', 'Gateway', '—', 'Assign payment 8 to a loan'])
     expect(cells(9).slice(2, 9)).toEqual([
       'Cebuana Lhuillier',
-      '₱1 500.50',
+      '₱1,500.50',
       'Reversed',
       'L00000042 (id 42)',
       'By hand',
@@ -327,7 +327,7 @@ describe('assigning an unmatched payment', () => {
     expect(open.getAttribute('aria-expanded')).toBe('true')
     const panel = screen.getByRole('region', { name: 'Assign payment 8 to a loan' })
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Assign payment 8 to a loan'))
-    expect(panel.textContent).toContain('₱1 500.50 received Nov 24, 2026 9:30 AM with reference 1234567897')
+    expect(panel.textContent).toContain('₱1,500.50 received Nov 24, 2026 9:30 AM with reference 1234567897')
 
     // Both fields are required, checked before anything is sent.
     fireEvent.click(within(panel).getByRole('button', { name: 'Assign to the loan' }))
@@ -387,14 +387,14 @@ describe('reversing a posted payment', () => {
     await screen.findByRole('table')
     fireEvent.click(within(row(7)).getByRole('button', { name: 'Reverse payment 7' }))
     const panel = screen.getByRole('region', { name: 'Reverse payment 7' })
-    expect(panel.textContent).toContain('₱1 500.50 posted to loan L00000042')
+    expect(panel.textContent).toContain('₱1,500.50 posted to loan L00000042')
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Continue' }))
     expect(await within(panel).findByText('Give a reason of at least 3 characters.')).toBeTruthy()
 
     type('Reason for the reversal', 'Chargeback from the bank', panel)
     fireEvent.click(within(panel).getByRole('button', { name: 'Continue' }))
-    const confirm = await within(panel).findByRole('group', { name: 'Reverse ₱1 500.50 of payment 7?' })
+    const confirm = await within(panel).findByRole('group', { name: 'Reverse ₱1,500.50 of payment 7?' })
     const yes = within(confirm).getByRole('button', { name: 'Yes, reverse payment 7' })
     await waitFor(() => expect(document.activeElement).toBe(yes))
     // "No" goes back to the reason, nothing sent.
@@ -498,7 +498,7 @@ describe('posting a payment by hand', () => {
     const button = within(form).getByRole('button', { name: 'Post the payment' })
     fireEvent.click(button)
     fireEvent.click(button)
-    expect(await screen.findByText('Payment 20 of ₱1 500.50 posted to loan L00000042.')).toBeTruthy()
+    expect(await screen.findByText('Payment 20 of ₱1,500.50 posted to loan L00000042.')).toBeTruthy()
     const posts = fake.sent('POST', '/private/back-office/payments')
     expect(posts.map((c) => c.body)).toEqual([
       {
@@ -524,7 +524,7 @@ describe('posting a payment by hand', () => {
     fill(manualForm())
     type('Note (optional)', '', manualForm())
     fireEvent.click(within(manualForm()).getByRole('button', { name: 'Post the payment' }))
-    expect(await screen.findByText('Payment 21 of ₱1 500.50 posted to loan L00000042.')).toBeTruthy()
+    expect(await screen.findByText('Payment 21 of ₱1,500.50 posted to loan L00000042.')).toBeTruthy()
     const last = fake.sent('POST', '/private/back-office/payments').at(-1)!.body
     expect(last).toEqual({
       reference: '1234567897',
@@ -560,7 +560,7 @@ describe('posting a payment by hand', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Post the payment' }))
     expect(
       await screen.findByText(
-        'Payment 30 of ₱1 500.50 kept as unmatched: the reference matches no loan to pay. Assign it to a loan in the list.',
+        'Payment 30 of ₱1,500.50 kept as unmatched: the reference matches no loan to pay. Assign it to a loan in the list.',
       ),
     ).toBeTruthy()
   })

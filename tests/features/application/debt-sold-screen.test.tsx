@@ -50,8 +50,8 @@ describe('<DebtSoldScreen>', () => {
     expect(figure('agency-name')).toBe('Bantay Collections Inc. (sandbox)')
     expect(figure('loan-number')).toBe('L00000012')
     expect(figure('sold-on')).toBe('Dec 30, 2026')
-    expect(figure('amount-at-sale')).toBe('₱5 912.34')
-    expect(figure('paid-to-hiram')).toBe('₱1 000.00')
+    expect(figure('amount-at-sale')).toBe('₱5,912.34')
+    expect(figure('paid-to-hiram')).toBe('₱1,000.00')
     expect(screen.getByRole('link', { name: '+63 2 8000 0000' }).getAttribute('href')).toBe(
       'tel:+63280000000',
     )

@@ -65,12 +65,12 @@ describe('<MyLoanScreen>', () => {
         <MyLoanScreen />
       </Harness>,
     )
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     expect(get).toHaveBeenCalledWith(LOAN, expect.anything())
-    expect(figure('principal')).toBe('₱5 000.00')
+    expect(figure('principal')).toBe('₱5,000.00')
     expect(figure('due-date')).toBe('Dec 01, 2026')
     expect(figure('days-left')).toBe('9 days')
-    expect(figure('part-principal')).toBe('₱5 000.00')
+    expect(figure('part-principal')).toBe('₱5,000.00')
     expect(figure('part-interest')).toBe('₱210.00')
     expect(figure('part-fees')).toBe('₱40.00')
     // No penalty, no penalty line.
@@ -154,16 +154,16 @@ describe('<SummaryScreen>', () => {
 
   it('renders the documents for the approved offer and shows its total and due date', async () => {
     const { post } = renderSummary()
-    await waitFor(() => expect(figure('total')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('total')).toBe('₱5,250.00'))
     expect(figure('due-date')).toBe('Dec 13, 2026')
     expect(post.mock.calls.filter(([path]) => path === RENDER)).toHaveLength(1)
   })
 
   it('shows the Truth in Lending disclosure before signing: principal, interest, each fee, total, due date, rate', async () => {
     renderSummary()
-    await waitFor(() => expect(figure('principal')).toBe('₱5 000.00'))
+    await waitFor(() => expect(figure('principal')).toBe('₱5,000.00'))
     expect(screen.getByLabelText('What your loan costs', { selector: 'dl' })).toBeTruthy()
-    expect(figure('net-proceeds')).toBe('₱5 000.00')
+    expect(figure('net-proceeds')).toBe('₱5,000.00')
     expect(figure('interest')).toBe('₱210.00')
     expect(screen.getByText('Interest for 21 days')).toBeTruthy()
     expect(figure('processing-fee')).toBe('₱25.00')
@@ -171,7 +171,7 @@ describe('<SummaryScreen>', () => {
     // Fees the configuration does not charge are not listed.
     expect(document.querySelector('[data-figure="service-fee"]')).toBeNull()
     expect(figure('finance-charge')).toBe('₱250.00')
-    expect(figure('total')).toBe('₱5 250.00')
+    expect(figure('total')).toBe('₱5,250.00')
     expect(figure('due-date')).toBe('Dec 13, 2026')
     // 250 / 5 000 × 30 / 21 = 7.14% a month; the offer's APR a year.
     expect(figure('effective-rate')).toBe('7.14% a month (100.00% a year)')
@@ -201,7 +201,7 @@ describe('<SummaryScreen>', () => {
     expect(box.getAttribute('data-package')).toBe('not-chosen')
     expect(box.textContent).toContain('You did not choose it')
     expect(figure('package-fee')).toBe('₱0.00')
-    expect(figure('total')).toBe('₱5 235.00')
+    expect(figure('total')).toBe('₱5,235.00')
   })
 
   it('an interest discount is shown with the interest', async () => {
@@ -316,9 +316,7 @@ describe('<SummaryScreen>', () => {
 
   it('maps the spec code answers onto message keys', () => {
     const api = (code: string, message: string) => new ApiError(422, '/web/x', code, message, [])
-    expect(signErrorKey(api('codeNotSent', 'Code not found by given identity'))).toBe(
-      'error-verification-code-unsent',
-    )
+    expect(signErrorKey(api('codeNotSent', 'Code not found by given identity'))).toBe('error-otp-code-unsent')
     expect(signErrorKey(api('codeIncorrect', 'Phone verification not passed'))).toBe(
       'error-verification-code',
     )

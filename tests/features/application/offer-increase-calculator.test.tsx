@@ -45,7 +45,7 @@ describe('/application/offer-increase with the calculator', () => {
     expect(screen.getByRole('slider', { name: 'Term' }).getAttribute('aria-valuetext')).toBe('30 days')
 
     fireEvent.change(amount, { target: { value: '1000000' } })
-    const approve = await screen.findByRole('button', { name: 'Accept ₱10 000.00 for 30 days' })
+    const approve = await screen.findByRole('button', { name: 'Accept ₱10,000.00 for 30 days' })
     fireEvent.click(approve)
     await waitFor(() => expect(put).toHaveBeenCalledTimes(1))
     expect(put.mock.calls[0]?.slice(0, 2)).toEqual([

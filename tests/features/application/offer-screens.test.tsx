@@ -53,10 +53,10 @@ describe('<OfferDecreaseScreen>', () => {
         <OfferDecreaseScreen />
       </Harness>,
     )
-    await waitFor(() => expect(figure('total')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('total')).toBe('₱5,250.00'))
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('A lower offer for you')
-    expect(figure('requested')).toBe('₱8 000.00 · 30 days')
-    expect(figure('principal')).toBe('₱5 000.00')
+    expect(figure('requested')).toBe('₱8,000.00 · 30 days')
+    expect(figure('principal')).toBe('₱5,000.00')
     expect(figure('interest')).toBe('₱210.00')
     expect(figure('processing-fee')).toBe('₱25.00')
     expect(figure('package-fee')).toBe('₱15.00')
@@ -77,6 +77,43 @@ describe('<OfferDecreaseScreen>', () => {
     expect(put.mock.calls).toEqual([['/private/client/yhat/offer/approve/decrease', {}, expect.anything()]])
     expect(get.mock.calls.filter(([path]) => path === ACTUAL)).toHaveLength(2)
     expect(screen.getByRole('button', { name: 'Accept the offer' })).toHaveProperty('disabled', true)
+  })
+
+  it('the package fee consent starts as the application has it; a change is sent as the application update after the answer', async () => {
+    const { api, put } = decreaseApi(17)
+    const journey = vi.fn()
+    render(
+      <Harness api={api} journey={journey}>
+        <OfferDecreaseScreen />
+      </Harness>,
+    )
+    const consent = await screen.findByRole('checkbox', { name: "Include the borrower's advantage package" })
+    expect(consent).toHaveProperty('checked', true)
+    fireEvent.click(consent)
+    expect(consent).toHaveProperty('checked', false)
+    fireEvent.click(screen.getByRole('button', { name: 'Accept the offer' }))
+    await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    // Spec section 4: the answer first, then the update, with the consent only (the answer set the figures).
+    expect(put.mock.calls.map((call) => call.slice(0, 2))).toEqual([
+      ['/private/client/yhat/offer/approve/decrease', {}],
+      ['/private/client/application/42', { consents: { acceptBorrowersAdvantagePackageFee: false } }],
+    ])
+  })
+
+  it('a consent changed and changed back sends no update, and a refusal never does', async () => {
+    const { api, put, post } = decreaseApi(17)
+    const journey = vi.fn()
+    render(
+      <Harness api={api} journey={journey}>
+        <OfferDecreaseScreen />
+      </Harness>,
+    )
+    const consent = await screen.findByRole('checkbox', { name: "Include the borrower's advantage package" })
+    fireEvent.click(consent)
+    fireEvent.click(screen.getByRole('button', { name: 'No, thank you' }))
+    await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    expect(post.mock.calls.map(([path]) => path)).toEqual(['/private/client/application/42/cancel'])
+    expect(put).not.toHaveBeenCalled()
   })
 
   it('approving a special offer calls special offer approve', async () => {
@@ -149,13 +186,22 @@ describe('<OfferDecreaseScreen>', () => {
 })
 
 /** A stand-in calculator: shows the preset it was given and lets the test pick figures. */
-function FakeCalculator({ increaseOffer, onSelection }: IncreaseCalculatorProps) {
+function FakeCalculator({ increaseOffer, feeConsent, onSelection }: IncreaseCalculatorProps) {
   return (
-    <div data-testid="calculator" data-preset={JSON.stringify(increaseOffer)}>
-      <button type="button" onClick={() => onSelection({ amount: 1_000_000, term: 14 })}>
+    <div data-testid="calculator" data-preset={JSON.stringify(increaseOffer)} data-fee={String(feeConsent)}>
+      <button
+        type="button"
+        onClick={() => onSelection({ amount: 1_000_000, term: 14, optionalFee: feeConsent })}
+      >
         pick 10000 for 14
       </button>
-      <button type="button" onClick={() => onSelection({ amount: 2_000_000, term: 14 })}>
+      <button type="button" onClick={() => onSelection({ amount: 1_000_000, term: 14, optionalFee: false })}>
+        pick 10000 for 14 without the package
+      </button>
+      <button
+        type="button"
+        onClick={() => onSelection({ amount: 2_000_000, term: 14, optionalFee: feeConsent })}
+      >
         pick too much
       </button>
     </div>
@@ -188,7 +234,7 @@ describe('<OfferIncreaseScreen>', () => {
       term: 30,
       principal: 800_000,
     })
-    expect(screen.getByText(/you can borrow up to ₱12 000.00/)).toBeTruthy()
+    expect(screen.getByText(/you can borrow up to ₱12,000.00/)).toBeTruthy()
     // Nothing chosen yet: approving waits for the calculator.
     expect(screen.getByRole('button', { name: 'Accept the offer' })).toHaveProperty('disabled', true)
   })
@@ -202,11 +248,32 @@ describe('<OfferIncreaseScreen>', () => {
       </Harness>,
     )
     fireEvent.click(await screen.findByRole('button', { name: 'pick 10000 for 14' }))
-    fireEvent.click(screen.getByRole('button', { name: 'Accept ₱10 000.00 for 14 days' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Accept ₱10,000.00 for 14 days' }))
     await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
     expect(put.mock.calls[0]?.slice(0, 2)).toEqual([
       '/private/client/yhat/offer/approve/increase',
       { amount: { amount: 1_000_000, currency: 'PHP' }, term: { value: 14, unit: 'day' } },
+    ])
+  })
+
+  it('the calculator starts from the application’s consent; leaving the package out sends the update after the approval', async () => {
+    const { api, put } = increaseApi()
+    const journey = vi.fn()
+    render(
+      <Harness api={api} journey={journey}>
+        <OfferIncreaseScreen Calculator={FakeCalculator} />
+      </Harness>,
+    )
+    expect((await screen.findByTestId('calculator')).dataset.fee).toBe('true')
+    fireEvent.click(screen.getByRole('button', { name: 'pick 10000 for 14 without the package' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Accept ₱10,000.00 for 14 days' }))
+    await waitFor(() => expect(journey).toHaveBeenCalledWith({ type: 'FLOW.REFRESH' }))
+    expect(put.mock.calls.map((call) => call.slice(0, 2))).toEqual([
+      [
+        '/private/client/yhat/offer/approve/increase',
+        { amount: { amount: 1_000_000, currency: 'PHP' }, term: { value: 14, unit: 'day' } },
+      ],
+      ['/private/client/application/42', { consents: { acceptBorrowersAdvantagePackageFee: false } }],
     ])
   })
 
@@ -218,10 +285,10 @@ describe('<OfferIncreaseScreen>', () => {
       </Harness>,
     )
     fireEvent.click(await screen.findByRole('button', { name: 'pick too much' }))
-    fireEvent.click(screen.getByRole('button', { name: 'Accept ₱20 000.00 for 14 days' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Accept ₱20,000.00 for 14 days' }))
     const alert = await screen.findByRole('alert')
     expect(alert.getAttribute('data-error-key')).toBe('offer-choice-out-of-range')
-    expect(alert.textContent).toBe('Choose an amount between ₱8 000.00 and ₱12 000.00.')
+    expect(alert.textContent).toBe('Choose an amount between ₱8,000.00 and ₱12,000.00.')
     expect(put).not.toHaveBeenCalled()
   })
 

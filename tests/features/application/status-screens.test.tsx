@@ -61,6 +61,21 @@ describe('<ApplicationLoading>', () => {
     expect(get.mock.calls.every(([path]) => path === STATUS)).toBe(true)
   })
 
+  it('while the scoring provider checks the client (verification, 7) says so, and that it may take a day', async () => {
+    const statuses = [1, 7]
+    const { api } = scriptedApi({ get: { [STATUS]: () => ({ status: statuses.shift() ?? 7, id: 42 }) } })
+    render(
+      <Harness api={api}>
+        <ApplicationLoading pollMs={20} timeoutMs={5_000} />
+      </Harness>,
+    )
+    expect(screen.getByRole('status').textContent).toBe('Checking your application…')
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Confirming your details…'))
+    expect(screen.getByText(/confirming some of your details with a credit bureau/).textContent).toContain(
+      'up to a day',
+    )
+  })
+
   it('after the time-out stops polling and offers to keep waiting or leave', async () => {
     const { api, get } = scriptedApi({ get: { [STATUS]: { status: 1 } } })
     render(
@@ -92,9 +107,9 @@ describe('accepted screens', () => {
         <AcceptedScreen />
       </Harness>,
     )
-    await waitFor(() => expect(figure('amount')).toBe('₱5 000.00'))
+    await waitFor(() => expect(figure('amount')).toBe('₱5,000.00'))
     expect(figure('term')).toBe('21 days')
-    expect(screen.getByText(/We are sending ₱5 000.00 to your bank account/)).toBeTruthy()
+    expect(screen.getByText(/We are sending ₱5,000.00 to your bank account/)).toBeTruthy()
     expect(screen.getByRole('link', { name: 'See my loan' }).getAttribute('href')).toBe('/profile/my-loan')
   })
 
@@ -112,7 +127,7 @@ describe('accepted screens', () => {
       </Harness>,
     )
     await waitFor(() => expect(figure('cash-pickup-number')).toBe('CP-2026-778812'))
-    expect(screen.getByText('Your ₱5 000.00 is ready to claim at a Cebuana Lhuillier branch.')).toBeTruthy()
+    expect(screen.getByText('Your ₱5,000.00 is ready to claim at a Cebuana Lhuillier branch.')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'How to claim your cash' }).getAttribute('href')).toBe(
       '/application/cash-pickup',
     )
@@ -126,7 +141,7 @@ describe('accepted screens', () => {
       </Harness>,
     )
     await waitFor(() => expect(figure('cash-pickup-number')).toBe('CP-2026-778812'))
-    expect(figure('amount')).toBe('₱5 000.00')
+    expect(figure('amount')).toBe('₱5,000.00')
     expect(document.querySelector('[data-figure="provider"]')?.textContent).toBe(
       'Go to any Cebuana Lhuillier branch within 7 days.',
     )
@@ -174,7 +189,7 @@ describe('accepted screens', () => {
     expect(alert.getAttribute('data-error-key')).toBe('applicationNotFound')
     fail = false
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
-    await waitFor(() => expect(figure('amount')).toBe('₱5 000.00'))
+    await waitFor(() => expect(figure('amount')).toBe('₱5,000.00'))
     expect(get).toHaveBeenCalledTimes(2)
   })
 })

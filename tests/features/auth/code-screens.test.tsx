@@ -178,7 +178,7 @@ describe('change pages', () => {
     fireEvent.change(field, { target: { value: '+63 918 123 4567' } })
     expect(field.value).toBe('09181234567')
     fireEvent.click(button('Send the code'))
-    await screen.findByText('We sent a 3-digit code to 09181234567.')
+    await screen.findByText('We sent a 3-digit code to 0918 123 4567.')
     expect(post).toHaveBeenCalledWith('/private/client/change/phone/send-code', {
       mobilePhone: { number: '09181234567' },
     })

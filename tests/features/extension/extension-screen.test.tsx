@@ -82,7 +82,7 @@ describe('<ExtensionScreen>: choosing', () => {
   it('without an id, the cheapest available extension is chosen for you; each option is a labelled radio', async () => {
     renderPage([expensive(), cheap()])
     const week = (await screen.findByRole('radio', { name: '7 more days for ₱350.00' })) as HTMLInputElement
-    const month = screen.getByRole('radio', { name: '30 more days for ₱1 500.00' }) as HTMLInputElement
+    const month = screen.getByRole('radio', { name: '30 more days for ₱1,500.00' }) as HTMLInputElement
     expect(week.checked).toBe(true)
     expect(month.checked).toBe(false)
     expect(screen.getByText(t.choose.cheapest)).toBeTruthy()
@@ -159,14 +159,14 @@ describe('<ExtensionScreen>: review, sign, pay', () => {
     // The disclosure's figures, and when the new due date takes effect.
     expect(currentStep()).toBe('review')
     expect(figure('days')).toBe('30 days')
-    expect(figure('fee')).toBe('₱1 500.00')
+    expect(figure('fee')).toBe('₱1,500.00')
     expect(figure('due-date-now')).toBe('Dec 01, 2026')
     expect(figure('new-due-date')).toBe('Dec 31, 2026')
     expect(figure('payable-until')).toBe('Nov 25, 2026')
-    expect(figure('legal-room')).toBe('₱4 000.00')
-    expect(figure('legal-room-after')).toBe('₱2 500.00')
+    expect(figure('legal-room')).toBe('₱4,000.00')
+    expect(figure('legal-room-after')).toBe('₱2,500.00')
     expect(document.querySelector('[data-takes-effect]')?.textContent).toBe(
-      'Your new due date, Dec 31, 2026, takes effect when your fee of ₱1 500.00 posts. Until then your loan stays due on Dec 01, 2026.',
+      'Your new due date, Dec 31, 2026, takes effect when your fee of ₱1,500.00 posts. Until then your loan stays due on Dec 01, 2026.',
     )
 
     await sign()
@@ -174,13 +174,13 @@ describe('<ExtensionScreen>: review, sign, pay', () => {
     await screen.findByRole('heading', { name: 'Pay the extension fee' })
     expect(server.sent(documentPath(12))).toEqual([{}, { code: '123' }])
     expect(currentStep()).toBe('pay')
-    expect(screen.getByText('Signed. Pay ₱1 500.00 by Nov 25, 2026 to extend your loan.')).toBeTruthy()
+    expect(screen.getByText('Signed. Pay ₱1,500.00 by Nov 25, 2026 to extend your loan.')).toBeTruthy()
     expect(document.querySelector('[data-takes-effect]')?.textContent).toBe(
       'Your due date moves from Dec 01, 2026 to Dec 31, 2026 when your fee posts.',
     )
     fireEvent.click(screen.getByRole('radio', { name: 'GCash' }))
     click('Show me how to pay')
-    await screen.findByRole('heading', { name: 'Pay ₱1 500.00 with GCash' })
+    await screen.findByRole('heading', { name: 'Pay ₱1,500.00 with GCash' })
     expect(server.sent(INTENTION)).toEqual([{ purpose: 'extension_fee', channel: 'gcash' }])
     expect(screen.getByRole('link', { name: 'Continue to GCash' }).getAttribute('href')).toBe(
       '/sandbox/checkout/chg_abcdefgh12345678',
@@ -192,9 +192,9 @@ describe('<ExtensionScreen>: review, sign, pay', () => {
       await screen.findByRole('heading', { name: 'Your loan is extended' }, { timeout: 3000 }),
     ).toBeTruthy()
     expect(
-      screen.getByText('Your extension fee of ₱1 500.00 posted. Your new due date is Dec 31, 2026.'),
+      screen.getByText('Your extension fee of ₱1,500.00 posted. Your new due date is Dec 31, 2026.'),
     ).toBeTruthy()
-    expect(await screen.findByText('Payment of ₱1 500.00 received')).toBeTruthy()
+    expect(await screen.findByText('Payment of ₱1,500.00 received')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Go to My loan' })).toBeTruthy()
   })
 
@@ -277,7 +277,7 @@ describe('<ExtensionScreen>: review, sign, pay', () => {
   it('an extension signed earlier opens on paying, without an id too', async () => {
     renderPage([cheap(), signed(expensive)])
     expect(await screen.findByRole('heading', { name: 'Pay the extension fee' })).toBeTruthy()
-    expect(screen.getByText('Signed. Pay ₱1 500.00 by Nov 25, 2026 to extend your loan.')).toBeTruthy()
+    expect(screen.getByText('Signed. Pay ₱1,500.00 by Nov 25, 2026 to extend your loan.')).toBeTruthy()
   })
 
   it('an extension already in effect says so', async () => {

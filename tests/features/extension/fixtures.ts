@@ -1,7 +1,7 @@
 /**
  * Extensions (rollovers) as the issue 17 server answers them (domain/contract/servicing-answers.ts), for the
  * extension flow's machine test and the screen's tests: a loan (id 9, due Dec 01, 2026) offered a 7-day
- * extension for ₱350 and a 30-day one for ₱1 500, at each moment of their life. Plain data, no React.
+ * extension for ₱350 and a 30-day one for ₱1,500, at each moment of their life. Plain data, no React.
  */
 import type { PaymentIntention } from '../../../domain/contract/payments'
 import type {

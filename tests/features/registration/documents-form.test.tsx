@@ -1,12 +1,27 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { addYears, manilaToday } from '../../../domain/journey/fields'
+import { BROWSER_CAPABILITIES_KEY } from '../../../src/app/browser-capabilities'
 import { applyMask } from '../../../src/features/registration/document-number-mask'
 import { DocumentsForm } from '../../../src/features/registration/documents-form'
 import { expectErrorKey, renderWithApp, scriptedApi, submit, type, violation } from './harness'
 
 afterEach(cleanup)
+// Each test detects the browser afresh (the detection is kept for a day: src/app/browser-capabilities.ts).
+afterEach(() => window.localStorage.removeItem(BROWSER_CAPABILITIES_KEY))
+
+/** A phone's browser: a file input that can open the camera (`capture`). */
+function asPhone() {
+  Object.defineProperty(HTMLInputElement.prototype, 'capture', {
+    value: '',
+    configurable: true,
+    writable: true,
+  })
+  onTestFinished(() => {
+    Reflect.deleteProperty(HTMLInputElement.prototype, 'capture')
+  })
+}
 
 const config = { maxImageAge: 30, maxAttempts: 3, maxFileSize: 1000, attempt: 1 }
 const usDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`
@@ -52,6 +67,7 @@ describe('<DocumentsForm>', () => {
   })
 
   it('refuses an old or large photo before uploading, and shows the attempt counter', async () => {
+    asPhone()
     const { api, calls } = scriptedApi({ 'GET /private/client/flow/document-upload-config': config })
     renderWithApp(api, <DocumentsForm />)
     await screen.findByText('Upload attempt 1 of 3')
@@ -63,6 +79,14 @@ describe('<DocumentsForm>', () => {
     pick(front, photo('big.jpg', { size: 5000 }))
     await expectErrorKey(front, 'error-file-size')
     expect(calls.some((c) => c.method === 'POST')).toBe(false)
+  })
+
+  it('offers a file picker without camera capture where the browser cannot capture (a desktop)', async () => {
+    const { api } = scriptedApi({ 'GET /private/client/flow/document-upload-config': config })
+    renderWithApp(api, <DocumentsForm />)
+    await screen.findByText('Upload attempt 1 of 3')
+    expect(screen.getByLabelText(/front of the id/i).getAttribute('accept')).toBe('image/*')
+    expect(screen.getByLabelText(/front of the id/i).hasAttribute('capture')).toBe(false)
   })
 
   it('uploads the front with its side and capture time, then finishes with the ISO expiry', async () => {

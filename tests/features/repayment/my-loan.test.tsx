@@ -136,11 +136,11 @@ const figure = (name: string) => document.querySelector(`[data-figure="${name}"]
 describe('<MyLoanScreen> servicing', () => {
   it('shows the loan number, the payment reference and what is owed today by part', async () => {
     renderLoan()
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     expect(figure('loan-number')).toBe('L00000009')
     expect(figure('payment-reference')).toBe('1234567897')
-    expect(figure('principal')).toBe('₱5 000.00')
-    expect(figure('part-principal')).toBe('₱5 000.00')
+    expect(figure('principal')).toBe('₱5,000.00')
+    expect(figure('part-principal')).toBe('₱5,000.00')
     expect(figure('part-interest')).toBe('₱210.00')
     expect(figure('part-fees')).toBe('₱40.00')
     // Nothing charged, no penalty line; nothing overpaid, no credit.
@@ -159,7 +159,7 @@ describe('<MyLoanScreen> servicing', () => {
       }),
     })
     await waitFor(() => expect(figure('part-penalty')).toBe('₱75.00'))
-    expect(figure('amount-due')).toBe('₱5 325.00')
+    expect(figure('amount-due')).toBe('₱5,325.00')
     expect(figure('days-left')).toBe('3 days overdue')
     expect(figure('credit')).toBe('₱123.45')
     expect(screen.getByText(/We refund the credit to your payout account/)).toBeTruthy()
@@ -204,8 +204,8 @@ describe('<MyLoanScreen> servicing', () => {
           .map((cell) => cell.textContent),
       ),
     ).toEqual([
-      ['Nov 20, 2026', '₱3 000.00', '7-Eleven (CLiQQ)', 'Principal ₱2 923.00 · Credit ₱77.00'],
-      ['Nov 20, 2026', '₱2 250.00', 'GCash', 'Fees ₱40.00 · Interest ₱133.00 · Principal ₱2 077.00'],
+      ['Nov 20, 2026', '₱3,000.00', '7-Eleven (CLiQQ)', 'Principal ₱2,923.00 · Credit ₱77.00'],
+      ['Nov 20, 2026', '₱2,250.00', 'GCash', 'Fees ₱40.00 · Interest ₱133.00 · Principal ₱2,077.00'],
       ['Nov 20, 2026', '₱100.00', '7-Eleven (CLiQQ)', 'Reversed'],
     ])
   })
@@ -224,13 +224,13 @@ describe('<MyLoanScreen> servicing', () => {
       within(rows[i] as HTMLElement)
         .getAllByRole('cell')
         .map((c) => c.textContent)
-    expect(cells(0)).toEqual(['Nov 01, 2026', 'Money paid out', '₱5 000.00', '₱5 000.00', '₱0.00'])
-    expect(cells(1)).toEqual(['Nov 01, 2026', 'Fee: fees', '₱25.00', '₱5 025.00', '₱0.00'])
+    expect(cells(0)).toEqual(['Nov 01, 2026', 'Money paid out', '₱5,000.00', '₱5,000.00', '₱0.00'])
+    expect(cells(1)).toEqual(['Nov 01, 2026', 'Fee: fees', '₱25.00', '₱5,025.00', '₱0.00'])
     expect(cells(6)).toEqual([
       'Nov 20, 2026',
       'Payment applied: principal',
-      '-₱2 077.00',
-      '₱2 923.00',
+      '-₱2,077.00',
+      '₱2,923.00',
       '₱0.00',
     ])
     expect(screen.getByText('As of Nov 22, 2026.')).toBeTruthy()
@@ -249,17 +249,17 @@ describe('<MyLoanScreen> servicing', () => {
 
   it('updates by itself when a payment posts: a toast, the new parts, the history', async () => {
     const { state } = renderLoan({ pollMs: 50 })
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     await new Promise((resolve) => setTimeout(resolve, 120))
     // A partial payment of ₱2 250: fees, then interest, then principal.
     state.payments = [paymentOf(31, 225_000, { fees: 4_000, interest: 21_000, principal: 200_000 })]
     state.loan = activeLoan({ parts: { principal: 300_000, interest: 0, fees: 0, penalties: 0 } })
-    const toast = await screen.findByText('Payment of ₱2 250.00 received')
+    const toast = await screen.findByText('Payment of ₱2,250.00 received')
     expect(toast.closest('[role="status"]')).toBeTruthy()
-    await waitFor(() => expect(figure('part-principal')).toBe('₱3 000.00'))
+    await waitFor(() => expect(figure('part-principal')).toBe('₱3,000.00'))
     expect(figure('part-interest')).toBe('₱0.00')
     expect(figure('part-fees')).toBe('₱0.00')
-    expect(figure('amount-due')).toBe('₱3 000.00')
+    expect(figure('amount-due')).toBe('₱3,000.00')
     expect(await screen.findByRole('table', { name: 'Your payments' })).toBeTruthy()
   })
 })
@@ -309,9 +309,9 @@ describe('<MyLoanScreen> extensions', () => {
 
     const draft = cardOf(12)
     expect(draft.dataset.invoice).toBe('draft')
-    expect(figureIn(draft, 'fee')).toBe('₱1 500.00')
+    expect(figureIn(draft, 'fee')).toBe('₱1,500.00')
     expect(figureIn(draft, 'new-due-date')).toBe('Dec 31, 2026')
-    expect(figureIn(draft, 'legal-room-after')).toBe('₱2 500.00')
+    expect(figureIn(draft, 'legal-room-after')).toBe('₱2,500.00')
     expect(within(draft).getByRole('link', { name: 'Extend by 30 days' }).getAttribute('href')).toBe(
       '/profile/rollover/12',
     )
@@ -324,7 +324,7 @@ describe('<MyLoanScreen> extensions', () => {
     expect(
       within(waiting).getByRole('link', { name: 'Continue your 7-day extension' }).getAttribute('href'),
     ).toBe('/profile/rollover/13')
-    expect(figureIn(waiting, 'legal-room-after')).toBe('₱3 650.00')
+    expect(figureIn(waiting, 'legal-room-after')).toBe('₱3,650.00')
   })
 
   it('a refused extension says why and has no link', async () => {
@@ -353,7 +353,7 @@ describe('<MyLoanScreen> extensions', () => {
 
   it('no rollovers, no extensions block', async () => {
     renderLoan()
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     expect(screen.queryByRole('region', { name: 'Extend your due date' })).toBeNull()
     expect(screen.queryByRole('region', { name: 'Split what you owe' })).toBeNull()
   })
@@ -404,16 +404,16 @@ describe('<MyLoanScreen> payment-schedule special offers', () => {
     const semi = panel.querySelector('[data-type="semi_monthly"]') as HTMLElement
     expect(within(monthly).getByRole('heading', { level: 3 }).textContent).toBe('Monthly instalments')
     expect(figureIn(monthly, 'instalments')).toBe('2')
-    expect(figureIn(monthly, 'first-payment')).toBe('₱2 782.50 on Dec 22, 2026')
-    expect(figureIn(monthly, 'total')).toBe('₱5 565.00')
+    expect(figureIn(monthly, 'first-payment')).toBe('₱2,782.50 on Dec 22, 2026')
+    expect(figureIn(monthly, 'total')).toBe('₱5,565.00')
     expect(figureIn(semi, 'instalments')).toBe('4')
-    expect(figureIn(semi, 'first-payment')).toBe('₱1 391.25 on Dec 07, 2026')
+    expect(figureIn(semi, 'first-payment')).toBe('₱1,391.25 on Dec 07, 2026')
     expect(within(panel).getByRole('button', { name: 'Review: Instalments twice a month' })).toBeTruthy()
   })
 
   it('offers the decision does not make available today are not shown', async () => {
     renderLoan({ loan: activeLoan({ plan: 'on_terms', specialOffers: offerSummaries(false) }) })
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     expect(screen.queryByRole('region', { name: 'Split what you owe' })).toBeNull()
   })
 
@@ -426,9 +426,9 @@ describe('<MyLoanScreen> payment-schedule special offers', () => {
     // Review: the figures, every instalment, and no documents yet.
     const review = await within(panel).findByRole('heading', { name: 'Review: Monthly instalments' })
     await waitFor(() => expect(document.activeElement).toBe(review))
-    expect(figureIn(panel, 'owed')).toBe('₱5 250.00')
+    expect(figureIn(panel, 'owed')).toBe('₱5,250.00')
     expect(figureIn(panel, 'interest')).toBe('₱315.00')
-    expect(figureIn(panel, 'total')).toBe('₱5 565.00')
+    expect(figureIn(panel, 'total')).toBe('₱5,565.00')
     expect(figureIn(panel, 'days')).toBe('60 days')
     const table = within(panel).getByRole('table', { name: 'Instalments of this payment schedule' })
     expect(
@@ -441,8 +441,8 @@ describe('<MyLoanScreen> payment-schedule special offers', () => {
             .map((cell) => spaced(cell)),
         ),
     ).toEqual([
-      ['1', 'Dec 22, 2026', '₱2 782.50', '₱157.50'],
-      ['2', 'Jan 21, 2027', '₱2 782.50', '₱157.50'],
+      ['1', 'Dec 22, 2026', '₱2,782.50', '₱157.50'],
+      ['2', 'Jan 21, 2027', '₱2,782.50', '₱157.50'],
     ])
     fireEvent.click(within(panel).getByRole('button', { name: 'Continue to sign' }))
 
@@ -547,13 +547,13 @@ describe('<MyLoanScreen> on a payment schedule', () => {
           .map((cell) => spaced(cell)),
       ),
     ).toEqual([
-      ['1', 'Dec 22, 2026', '₱2 782.50', '₱0.00', 'To pay 3 days overdue'],
-      ['2', 'Jan 21, 2027', '₱2 782.50', '₱0.00', 'To pay'],
+      ['1', 'Dec 22, 2026', '₱2,782.50', '₱0.00', 'To pay 3 days overdue'],
+      ['2', 'Jan 21, 2027', '₱2,782.50', '₱0.00', 'To pay'],
     ])
     expect(rows.map((row) => row.hasAttribute('data-overdue'))).toEqual([true, false])
-    expect(figure('to-pay-now')).toBe('₱2 782.50')
+    expect(figure('to-pay-now')).toBe('₱2,782.50')
     expect(figure('schedule-type')).toBe('Monthly instalments')
-    const pay = screen.getByRole('link', { name: 'Pay ₱2 782.50 now' })
+    const pay = screen.getByRole('link', { name: 'Pay ₱2,782.50 now' })
     expect(pay.getAttribute('href')).toBe('/profile/repayment?purpose=instalment')
     // On a schedule there are no extensions to choose nor offers to accept.
     expect(screen.queryByRole('region', { name: 'Extend your due date' })).toBeNull()
@@ -582,7 +582,7 @@ describe('<MyLoanScreen> on a payment schedule', () => {
   it('a single-link session sees what to pay now without the profile repayment link', async () => {
     renderLoan({ session: 'singleLink', loan: scheduled(), routes: { [SCHEDULE]: scheduleInForce() } })
     await screen.findByRole('table', { name: 'Your instalments' })
-    expect(figure('to-pay-now')).toBe('₱2 782.50')
+    expect(figure('to-pay-now')).toBe('₱2,782.50')
     expect(screen.queryByRole('link', { name: /Pay ₱/ })).toBeNull()
   })
 

@@ -135,8 +135,8 @@ describe('a logged-in client with a loan', () => {
   it('reads their payment reference and amount due, filled into the steps', async () => {
     renderPage(<ChannelPage channel={sevenEleven} />)
     await waitFor(() => expect(figure('payment-reference')).toContain('1234567897'))
-    expect(figure('amount-due')).toBe('₱5 250.00')
-    expect(steps()).toContain('Give your payment reference 1234567897 and the amount ₱5 250.00.')
+    expect(figure('amount-due')).toBe('₱5,250.00')
+    expect(steps()).toContain('Give your payment reference 1234567897 and the amount ₱5,250.00.')
     // A payment centre has no checkout.
     expect(screen.queryByRole('button', { name: 'Pay now' })).toBeNull()
     expect(screen.getByRole('link', { name: 'Pay from your profile' }).getAttribute('href')).toBe(
@@ -161,7 +161,7 @@ describe('a logged-in client with a loan', () => {
     expect(steps()[2]).toBe(
       'Send to your own virtual account 88011234567897, account name Hiram Lending Corporation.',
     )
-    expect(steps()[3]).toContain('₱5 250.00')
+    expect(steps()[3]).toContain('₱5,250.00')
   })
 
   it('/repay shows their details first', async () => {

@@ -36,7 +36,7 @@ afterEach(() => {
 function intentionFor({ body }: FakeCall) {
   const { purpose, amount, channel } = body as { purpose: string; amount?: number; channel: 'gcash' }
   const chosen = channelOf(channel)
-  // The server fills an instalment's amount with what to pay now (schedule-fixtures: ₱2 782.50).
+  // The server fills an instalment's amount with what to pay now (schedule-fixtures: ₱2,782.50).
   const total =
     purpose === 'full_repayment' ? 525_000 : purpose === 'instalment' ? 278_250 : (amount as number)
   return {
@@ -101,7 +101,7 @@ const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Show me
 describe('<RepaymentScreen>', () => {
   it("shows the loan's number, payment reference and today's amount due", async () => {
     renderPage()
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     expect(figure('loan-number')).toBe('L00000009')
     expect(figure('payment-reference')).toBe('1234567897')
     expect(screen.getByRole('heading', { level: 1, name: 'Repay your loan' })).toBeTruthy()
@@ -109,7 +109,7 @@ describe('<RepaymentScreen>', () => {
 
   it('Pay in full is the default; the payoff holds until 11:59 PM; a channel must be chosen', async () => {
     const { intentions } = renderPage()
-    const full = (await screen.findByLabelText('Pay in full: ₱5 250.00')) as HTMLInputElement
+    const full = (await screen.findByLabelText('Pay in full: ₱5,250.00')) as HTMLInputElement
     expect(full.checked).toBe(true)
     expect(screen.getByText(/holds until 11:59 PM today/)).toBeTruthy()
     expect(screen.queryByLabelText('Amount in pesos')).toBeNull()
@@ -133,7 +133,7 @@ describe('<RepaymentScreen>', () => {
     const { intentions } = renderPage()
     fireEvent.click(await screen.findByRole('radio', { name: 'GCash' }))
     submit()
-    const heading = await screen.findByRole('heading', { name: 'Pay ₱5 250.00 with GCash' })
+    const heading = await screen.findByRole('heading', { name: 'Pay ₱5,250.00 with GCash' })
     expect(intentions()).toEqual([{ purpose: 'full_repayment', channel: 'gcash' }])
     const link = screen.getByRole('link', { name: 'Continue to GCash' })
     expect(link.getAttribute('href')).toBe('/sandbox/checkout/chg_abcdefgh12345678')
@@ -166,12 +166,12 @@ describe('<RepaymentScreen>', () => {
     await expectError('abc', 'error-amount-format')
     await expectError('0.50', 'error-amount-min')
     const tooMuch = await expectError('5 250.01', 'error-amount-max')
-    expect(tooMuch?.textContent).toContain('₱5 250.00')
+    expect(tooMuch?.textContent).toContain('₱5,250.00')
     expect(intentions()).toEqual([])
 
     fireEvent.change(amount, { target: { value: '1,500.50' } })
     submit()
-    await screen.findByRole('heading', { name: 'Pay ₱1 500.50 with 7-Eleven (CLiQQ)' })
+    await screen.findByRole('heading', { name: 'Pay ₱1,500.50 with 7-Eleven (CLiQQ)' })
     expect(intentions()).toEqual([{ purpose: 'custom_amount', amount: 150_050, channel: 'seven_eleven' }])
     // A counter: no checkout, the steps with the reference.
     expect(screen.queryByRole('link', { name: /Continue to/ })).toBeNull()
@@ -186,7 +186,7 @@ describe('<RepaymentScreen>', () => {
     renderPage()
     fireEvent.click(await screen.findByRole('radio', { name: 'Bank transfer (InstaPay / PESONet)' }))
     submit()
-    await screen.findByRole('heading', { name: 'Pay ₱5 250.00 with Bank transfer (InstaPay / PESONet)' })
+    await screen.findByRole('heading', { name: 'Pay ₱5,250.00 with Bank transfer (InstaPay / PESONet)' })
     expect(figure('virtual-account')).toBe('88011234567897')
     expect(screen.getByText(/Send to your own virtual account 88011234567897/)).toBeTruthy()
   })
@@ -203,15 +203,15 @@ describe('<RepaymentScreen>', () => {
       loan: activeLoan({ plan: 'scheduled' }),
       schedule: scheduleInForce(),
     })
-    const now = (await screen.findByRole('radio', { name: 'What to pay now: ₱2 782.50' })) as HTMLInputElement
+    const now = (await screen.findByRole('radio', { name: 'What to pay now: ₱2,782.50' })) as HTMLInputElement
     expect(now.checked).toBe(true)
     // Pay in full and another amount stay available.
-    expect(screen.getByRole('radio', { name: 'Pay in full: ₱5 250.00' })).toBeTruthy()
+    expect(screen.getByRole('radio', { name: 'Pay in full: ₱5,250.00' })).toBeTruthy()
     expect(screen.getByRole('radio', { name: 'Another amount' })).toBeTruthy()
     expect(screen.queryByLabelText('Amount in pesos')).toBeNull()
     fireEvent.click(screen.getByRole('radio', { name: 'GCash' }))
     submit()
-    await screen.findByRole('heading', { name: 'Pay ₱2 782.50 with GCash' })
+    await screen.findByRole('heading', { name: 'Pay ₱2,782.50 with GCash' })
     expect(intentions()).toEqual([{ purpose: 'instalment', channel: 'gcash' }])
     expect(screen.getByRole('link', { name: 'Continue to GCash' })).toBeTruthy()
     expect(calls.some((c) => `${c.method} ${c.path}` === SCHEDULE)).toBe(true)
@@ -219,13 +219,13 @@ describe('<RepaymentScreen>', () => {
 
   it('"Pay … now" on My loan (?purpose=instalment) starts on what to pay now', async () => {
     renderPage({ loan: activeLoan({ plan: 'scheduled' }), schedule: scheduleInForce(), instalment: true })
-    const now = (await screen.findByRole('radio', { name: 'What to pay now: ₱2 782.50' })) as HTMLInputElement
+    const now = (await screen.findByRole('radio', { name: 'What to pay now: ₱2,782.50' })) as HTMLInputElement
     expect(now.checked).toBe(true)
   })
 
   it('a loan on its contract terms: no schedule asked for, no third choice', async () => {
     const { calls } = renderPage()
-    await screen.findByRole('radio', { name: 'Pay in full: ₱5 250.00' })
+    await screen.findByRole('radio', { name: 'Pay in full: ₱5,250.00' })
     expect(screen.queryByRole('radio', { name: /What to pay now/ })).toBeNull()
     expect(calls.some((c) => `${c.method} ${c.path}` === SCHEDULE)).toBe(false)
   })
@@ -252,23 +252,23 @@ describe('<RepaymentScreen>', () => {
 
   it('updates by itself when a payment posts: a toast, the new amount due', async () => {
     const { state } = renderPage({ pollMs: 50 })
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
-    // The watch's baseline is in; then a payment of ₱2 250 posts at 7-Eleven.
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
+    // The watch's baseline is in; then a payment of ₱2,250 posts at 7-Eleven.
     await new Promise((resolve) => setTimeout(resolve, 120))
     state.payments = [paymentOf(31, 225_000, { fees: 4_000, interest: 21_000, principal: 200_000 })]
     state.loan = activeLoan({ parts: { principal: 300_000, interest: 0, fees: 0, penalties: 0 } })
-    expect(await screen.findByText('Payment of ₱2 250.00 received')).toBeTruthy()
-    await waitFor(() => expect(figure('amount-due')).toBe('₱3 000.00'))
-    expect(screen.getByLabelText('Pay in full: ₱3 000.00')).toBeTruthy()
+    expect(await screen.findByText('Payment of ₱2,250.00 received')).toBeTruthy()
+    await waitFor(() => expect(figure('amount-due')).toBe('₱3,000.00'))
+    expect(screen.getByLabelText('Pay in full: ₱3,000.00')).toBeTruthy()
   })
 
   it('a loan repaid while the page is open: a thank-you and a way on, no form', async () => {
     const { state } = renderPage({ pollMs: 50 })
-    await waitFor(() => expect(figure('amount-due')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount-due')).toBe('₱5,250.00'))
     await new Promise((resolve) => setTimeout(resolve, 120))
     state.payments = [paymentOf(32, 525_000, { principal: 500_000, interest: 21_000, fees: 4_000 })]
     state.loan = null
-    expect(await screen.findByText('Payment of ₱5 250.00 received')).toBeTruthy()
+    expect(await screen.findByText('Payment of ₱5,250.00 received')).toBeTruthy()
     expect(await screen.findByText('Your loan is fully paid. Thank you!')).toBeTruthy()
     expect(screen.queryByRole('form', { name: 'Make a payment' })).toBeNull()
     expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/profile/my-loan')

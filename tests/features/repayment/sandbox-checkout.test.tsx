@@ -58,7 +58,7 @@ const figure = (name: string) => document.querySelector(`[data-figure="${name}"]
 describe('<SandboxCheckoutPage>', () => {
   it('says it is a sandbox page, and shows merchant, amount, reference and channel', async () => {
     await renderCheckout()
-    await waitFor(() => expect(figure('amount')).toBe('₱5 250.00'))
+    await waitFor(() => expect(figure('amount')).toBe('₱5,250.00'))
     const notice = screen.getByRole('note', { name: 'Sandbox: no money moves' })
     expect(notice.textContent).toContain('no money moves')
     expect(figure('merchant')).toBe('Hiram')

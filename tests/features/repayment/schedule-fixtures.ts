@@ -1,7 +1,7 @@
 /**
  * Payment schedules as the issue 17 server answers them (domain/contract/servicing-answers.ts), for the accept
- * flow's machine test and My loan's tests: loan 9 owing ₱5 250.00, offered 2 monthly instalments of ₱2 782.50
- * (₱315.00 of schedule interest) or 4 semi-monthly ones of ₱1 391.25. Plain data, no React.
+ * flow's machine test and My loan's tests: loan 9 owing ₱5,250.00, offered 2 monthly instalments of ₱2,782.50
+ * (₱315.00 of schedule interest) or 4 semi-monthly ones of ₱1,391.25. Plain data, no React.
  */
 import type {
   AmendmentDocument,

@@ -1,0 +1,261 @@
+/**
+ * The public pages as HTML before the app runs (issue 21 item 2, docs/decisions/0040). The browser build's
+ * index.html is the template; the server render (src/entry-server.tsx, built by vite.ssr.config.ts into
+ * `<static dir>-ssr/`) fills its root with the page and the query cache the browser hydrates with. The data are
+ * the answers of the public calls those pages make, read from the services themselves: the calculator's
+ * configuration and its default offer, today's banners and promo menu, the contacts.
+ *
+ * Prices, banners and the promo menu change at run time (the back office, config versions, the Manila date), so
+ * the pages are rendered at start-up and again whenever those answers change, never once at build time. Each
+ * page asked checks (at most once per CHECK_MS) whether the data still are those it was rendered with, and
+ * waits for the new render when not: nobody gets yesterday's offer after midnight.
+ *
+ * No server bundle (dev, tests, a build without it) or a render that fails: no pages, and the SPA serves
+ * index.html as it always did.
+ */
+import { existsSync, statSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { CalculatorConfig } from '../../domain/calculator-config'
+import type { SiteContent } from '../../domain/contract/content-public'
+import type { OfferRequest } from '../../domain/contract/pricing'
+import { manilaDate } from '../../domain/pricing/manila-date'
+import type { Contact } from '../../domain/reference'
+import { errorForLog } from '../db/errors'
+import type { AppDeps } from '../deps'
+import { siteContent } from '../services/content/site-content'
+import { lendingConfig, priceOffer } from '../services/pricing'
+import { listContacts } from '../services/reference'
+
+/** How often a page request may look at the data again; between looks, the pages are served as they are. */
+export const CHECK_MS = 1_000
+/** The contacts are reference data: read again at most this often. */
+const CONTACTS_MS = 60_000
+const STATE_ID = 'ssr-state'
+
+/** What src/entry-server.tsx exports (the bundle is loaded at run time, so typed here by hand). */
+export interface ServerBundle {
+  publicPaths(): string[]
+  defaultOfferRequest(config: CalculatorConfig): { key: string; request: OfferRequest } | null
+  render(
+    url: string,
+    data: {
+      calculatorConfig: CalculatorConfig
+      offer: unknown
+      siteContent: SiteContent
+      contacts: Contact[]
+    },
+  ): Promise<{ html: string; title: string; state: string; status: number }>
+}
+
+export interface Prerenderer {
+  /**
+   * The HTML of the page at a path, rendered with the current data; undefined for a path that is not rendered.
+   * The SPA sends it with the CSP of its inline blocks (spaCsp hashes them).
+   */
+  page(path: string): Promise<string | undefined>
+  /** Renders every page (start-up); resolves when done, whether or not it worked. */
+  ready: Promise<void>
+}
+
+/** Where the server bundle of a browser build lives: beside it, `dist` -> `dist-ssr`. */
+export const serverBundleDir = (staticDir: string) => `${resolve(staticDir)}-ssr`
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** JSON inside a <script>: no `</script>`, no `<!--`, no line separators a parser might trip on. */
+const scriptJson = (json: string) =>
+  json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+
+/**
+ * index.html with the page in it: the title, the root's markup, the query cache, and the stylesheets inline
+ * (the whole CSS of the build is one small file: inline, nothing blocks the first paint on another request).
+ */
+export async function fillTemplate(
+  template: string,
+  staticDir: string,
+  page: { html: string; title: string; state: string },
+): Promise<string> {
+  let html = template
+  for (const link of template.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*>/g)) {
+    const href = /\bhref="(\/assets\/[^"?#]+\.css)"/.exec(link[0])?.[1]
+    if (!href) continue
+    const css = await readFile(join(staticDir, href), 'utf8')
+    html = html.replace(link[0], () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`)
+  }
+  html = html.replace(/<title>[\s\S]*?<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+  return html.replace(
+    '<div id="root"></div>',
+    () =>
+      `<div id="root">${page.html}</div><script type="application/json" id="${STATE_ID}">${scriptJson(page.state)}</script>`,
+  )
+}
+
+/** A path as the pages are kept: no trailing slash, lower case (the router ignores case). */
+const pageKey = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path).toLowerCase()
+
+export async function loadServerBundle(dir: string): Promise<ServerBundle | undefined> {
+  const file = join(dir, 'entry-server.js')
+  if (!existsSync(file)) return undefined
+  return (await import(pathToFileURL(file).href)) as ServerBundle
+}
+
+export function createPrerenderer(
+  deps: AppDeps,
+  options: { staticDir: string; bundle: Promise<ServerBundle | undefined> },
+): Prerenderer {
+  const staticDir = resolve(options.staticDir)
+  const db = deps.database.db
+  let pages = new Map<string, string>()
+  let renderedKey = ''
+  let checkedAt = 0
+  let pending: Promise<void> | undefined
+  let broken = false
+  /** The paths the bundle renders, known once it has loaded. */
+  let publicKeys = new Set<string>()
+  let contacts: { at: number; list: Promise<Contact[]> } | undefined
+
+  const readContacts = () => {
+    if (!contacts || Date.now() - contacts.at > CONTACTS_MS)
+      contacts = { at: Date.now(), list: listContacts(db) }
+    return contacts.list
+  }
+
+  /** Everything the pages show that can change while the server runs, and the key that tells it changed. */
+  async function readData() {
+    const [config, content, contactList] = await Promise.all([
+      lendingConfig(db),
+      siteContent(deps),
+      readContacts(),
+    ])
+    const today = manilaDate(deps.now())
+    const key = JSON.stringify([today, config.versions, content, contactList])
+    return { config, content, contacts: contactList, today, key }
+  }
+
+  async function renderAll(bundle: ServerBundle, data: Awaited<ReturnType<typeof readData>>) {
+    const first = bundle.defaultOfferRequest(data.config.calculator)
+    const offer = first
+      ? await priceOffer(
+          db,
+          {
+            kind: first.request.sequenceType === 'first' ? 'guest' : 'repeat',
+            amount: first.request.amount,
+            term: first.request.term,
+            withPackageFee: first.request.optionalFee,
+          },
+          deps.now(),
+        )
+      : null
+    const template = await readFile(join(staticDir, 'index.html'), 'utf8')
+    const next = new Map<string, string>()
+    for (const path of bundle.publicPaths()) {
+      const page = await bundle.render(path, {
+        calculatorConfig: data.config.calculator,
+        offer,
+        siteContent: data.content,
+        contacts: data.contacts,
+      })
+      // The router's not-found or error page is not a page to keep: the SPA answers such a path itself.
+      if (page.status !== 200) continue
+      next.set(pageKey(path), await fillTemplate(template, staticDir, page))
+    }
+    return next
+  }
+
+  /** Renders again when the data changed since the last render (or never rendered). */
+  async function refresh(): Promise<void> {
+    const bundle = await options.bundle
+    if (!bundle || broken) return
+    if (publicKeys.size === 0) publicKeys = new Set(bundle.publicPaths().map(pageKey))
+    const started = performance.now()
+    let data: Awaited<ReturnType<typeof readData>>
+    try {
+      data = await readData()
+    } catch (error) {
+      // The database did not answer: index.html until it does (asked again after CHECK_MS), never old prices.
+      checkedAt = Date.now()
+      renderedKey = ''
+      pages = new Map()
+      deps.logger.warn(
+        { event: 'prerender.data_unread', err: errorForLog(error) },
+        'public pages not rendered',
+      )
+      return
+    }
+    checkedAt = Date.now()
+    if (data.key === renderedKey) return
+    try {
+      pages = await renderAll(bundle, data)
+      renderedKey = data.key
+      deps.logger.info(
+        { event: 'prerender.rendered', pages: pages.size, ms: Math.round(performance.now() - started) },
+        'public pages rendered',
+      )
+    } catch (error) {
+      // A render that throws once throws again (the bundle's own fault): index.html, as without a bundle, rather
+      // than retry it forever.
+      broken = true
+      pages = new Map()
+      deps.logger.error({ event: 'prerender.failed', err: errorForLog(error) }, 'public pages not rendered')
+    }
+  }
+
+  const refreshOnce = () => {
+    pending ??= refresh().finally(() => {
+      pending = undefined
+    })
+    return pending
+  }
+
+  const ready = refreshOnce()
+
+  return {
+    ready,
+    async page(path) {
+      const key = pageKey(path)
+      if (broken || (publicKeys.size > 0 && !publicKeys.has(key))) return undefined
+      const due = Date.now() - checkedAt >= CHECK_MS
+      // Until a render is done (start-up, a database that did not answer), index.html as before.
+      if (renderedKey === '') {
+        if (due) void refreshOnce()
+        return undefined
+      }
+      // After it, never a page older than the data, which may mean waiting for the render of today's pages.
+      if (due) await refreshOnce()
+      return renderedKey === '' ? undefined : pages.get(key)
+    },
+  }
+}
+
+/**
+ * The prerenderer of a browser build: with `bundle` (tests render from the sources), else with the server bundle
+ * beside the build; undefined when there is none, or no index.html.
+ */
+export function prerendererFor(
+  deps: AppDeps,
+  staticDir: string,
+  bundle?: Promise<ServerBundle | undefined>,
+): Prerenderer | undefined {
+  const index = join(staticDir, 'index.html')
+  if (!existsSync(index)) return undefined
+  if (bundle) return createPrerenderer(deps, { staticDir, bundle })
+  const dir = serverBundleDir(staticDir)
+  const file = join(dir, 'entry-server.js')
+  if (!existsSync(file)) return undefined
+  // The server bundle is built after the browser build (`npm run build`): one older than index.html belongs to
+  // an earlier build, and markup from other sources than the scripts would not hydrate.
+  if (statSync(file).mtimeMs < statSync(index).mtimeMs) {
+    deps.logger.warn(
+      { event: 'prerender.stale_bundle' },
+      'server bundle older than the build: pages not rendered',
+    )
+    return undefined
+  }
+  return createPrerenderer(deps, { staticDir, bundle: loadServerBundle(dir) })
+}
