@@ -6,7 +6,7 @@
  * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import type { ActiveLoan } from '../../domain/contract/lending-answers'
 import type {
   PaymentSchedule,
@@ -24,7 +24,7 @@ import { loanLedgerEntry } from '../../server/db/schema-payments'
 import { loanExtension } from '../../server/db/schema-servicing'
 import { createTestApp } from '../support/app'
 import { changeConfig } from '../support/config-change'
-import { call, lastCode, later, type SignedUp, type TestApp } from './identity-helpers'
+import { call, clearOfManilaMidnight, lastCode, later, type SignedUp, type TestApp } from './identity-helpers'
 import { adminToken, clientAt, seedSmallPsgc } from './journey-helpers'
 
 const { cheap, expensive } = defaultPricingConfig.extensions
@@ -309,6 +309,9 @@ describe('extensions and payment schedules API', () => {
 
   it('a semi-monthly schedule: offered near the due date, signed, instalments paid oldest first, overdue per instalment', async () => {
     const c = await clientAt(t, 'loan_page')
+    // The days below are counted in Manila days, and signing moves the clock a few minutes on (later).
+    const realClock = clearOfManilaMidnight(t)
+    onTestFinished(() => t.setClock(realClock))
     const l = await active(c)
     // Two days before the due date the offer is made.
     await clock(c, l.repaymentInvoice.dueDays - 2)

@@ -176,12 +176,30 @@ export async function verifiedClient(t: TestApp, overrides: Parameters<typeof si
   return client
 }
 
-/** Runs `fn` with the server's clock moved `ms` ahead (past a code's minute limit, a token's expiry...). */
+/**
+ * Runs `fn` with the server's clock moved `ms` ahead of the clock it reads now (past a code's minute limit, a
+ * token's expiry...), then puts that clock back: a test that pinned its own clock keeps it.
+ */
 export async function later<T>(t: TestApp, ms: number, fn: () => Promise<T>): Promise<T> {
-  t.setClock(() => new Date(Date.now() + ms))
+  const before = t.currentClock()
+  t.setClock(() => new Date(before().getTime() + ms))
   try {
     return await fn()
   } finally {
-    t.setClock(() => new Date())
+    t.setClock(before)
   }
+}
+
+/**
+ * Moves the server's clock on past Manila midnight when it is less than `withinMs` before it, and returns the
+ * clock to put back. For a test that counts Manila days and moves the clock a few minutes on (`later`): run
+ * shortly before midnight, every due date would shift by a day under it. Forward only, so tokens and codes stay
+ * valid (a token lives 15 minutes); call it after the test's uploads (a photo's capture time is checked against the clock).
+ */
+export function clearOfManilaMidnight(t: TestApp, withinMs = 5 * 60_000): () => Date {
+  const before = t.currentClock()
+  const sinceMidnight = (before().getTime() + 8 * 3_600_000) % 86_400_000
+  const untilMidnight = 86_400_000 - sinceMidnight
+  if (untilMidnight < withinMs) t.setClock(() => new Date(before().getTime() + untilMidnight + 1000))
+  return before
 }

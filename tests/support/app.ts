@@ -100,6 +100,8 @@ export async function createTestApp(seed: SeedOptions = {}, options: TestAppOpti
     setClock: (next: () => Date) => {
       clock = next
     },
+    /** The clock the server reads now, to move relative to it and restore it exactly. */
+    currentClock: () => clock,
     close: async () => {
       await database.close()
       rmSync(uploadsDir, { recursive: true, force: true })
