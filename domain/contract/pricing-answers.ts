@@ -16,6 +16,11 @@ export const pricedOfferSchema = v.intersect([
     ),
     /** The configuration versions that priced it (config_version, issue 19 item 6); absent on offers stored before. */
     configVersion: v.optional(v.object({ calculator: v.number(), pricing: v.number() })),
+    /**
+     * The referral reward taken off the service fee (ADR 0041), already counted in `discount.serviceFee` and
+     * `serviceFee`; absent when none is. Signing records its use.
+     */
+    referralReward: v.optional(v.object({ amount: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
   }),
 ])
 export type PricedOffer = v.InferOutput<typeof pricedOfferSchema>

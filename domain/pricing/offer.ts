@@ -6,6 +6,9 @@
  *   fee                       = max(round(P × bps / 10⁴) + fixed, min)          (each fee of the config)
  *   discount.x                = round(x_without_discount × discountBps / 10⁴)  (x = interest, serviceFee)
  *   x                         = x_without_discount − discount.x
+ *   referral                  a referrer's unused reward (ADR 0041), in centavos, taken after the percentage
+ *                               discounts off the service fee first and then the interest, neither below zero;
+ *                               counted in discount.serviceFee and discount.interest, answered as referralReward
  *   total                     = P + interest + processingFee + serviceFee + withdrawalFee + invoicingFee
  *                               + borrowers_advantage_package_fee
  *   apr                       = (total − P) / P × 365 / term × 100, rounded to 2 decimals at the end
@@ -41,7 +44,12 @@ export interface OfferInput {
   today: Date | string
   /** A client with an active loan asking for an additional one: the minimum is minAdditionLoan. */
   additionalLoan?: boolean
+  /** Centavos of referral reward the client has not used yet (ADR 0041): off the service fee, then the interest. */
+  referralCredit?: number
 }
+
+/** The offer, and the part of its service-fee discount that is a referral reward (absent when none is). */
+export type OfferWithReward = Offer & { referralReward?: { amount: number } }
 
 export class OfferRequestError extends Error {
   constructor(readonly violations: Violation[]) {
@@ -159,7 +167,9 @@ export function discountsFor(
   }
 }
 
-export function computeOffer(input: OfferInput): Offer {
+const minOf = (a: bigint, b: bigint) => (a < b ? a : b)
+
+export function computeOffer(input: OfferInput): OfferWithReward {
   const { pricing, calculator, kind, amount, term, promo, withPackageFee } = input
   const violations = validateOfferRequest(calculator, kind, amount, term, {
     additionalLoan: input.additionalLoan,
@@ -171,10 +181,17 @@ export function computeOffer(input: OfferInput): Offer {
   const discounts = discountsFor(pricing, kind, promo, input.additionalLoan ?? false)
 
   const interestWithout = roundHalfUpDiv(principal * BigInt(rate) * BigInt(term), PPM)
-  const interestDiscount = discountOf(interestWithout, discounts.interestBps)
+  const percentInterestDiscount = discountOf(interestWithout, discounts.interestBps)
   const processingFee = chargeFor(principal, pricing.processingFee)
   const serviceFeeWithout = chargeFor(principal, pricing.serviceFee)
-  const serviceFeeDiscount = discountOf(serviceFeeWithout, discounts.serviceFeeBps)
+  const percentServiceFeeDiscount = discountOf(serviceFeeWithout, discounts.serviceFeeBps)
+  const owed = input.referralCredit ?? 0
+  const credit = BigInt(Number.isSafeInteger(owed) && owed > 0 ? owed : 0)
+  const referralOffFee = minOf(credit, serviceFeeWithout - percentServiceFeeDiscount)
+  const referralOffInterest = minOf(credit - referralOffFee, interestWithout - percentInterestDiscount)
+  const referral = referralOffFee + referralOffInterest
+  const serviceFeeDiscount = percentServiceFeeDiscount + referralOffFee
+  const interestDiscount = percentInterestDiscount + referralOffInterest
   const withdrawalFee = chargeFor(principal, pricing.withdrawalFee)
   const invoicingFee = chargeFor(principal, pricing.invoicingFee)
   const packageFee = withPackageFee ? chargeFor(principal, pricing.packageFee) : 0n
@@ -195,7 +212,7 @@ export function computeOffer(input: OfferInput): Offer {
     ),
   }))
 
-  const offer: Offer = {
+  const offer: OfferWithReward = {
     principal: money(principal, 'principal'),
     interest: money(interest, 'interest'),
     interest_without_discount: money(interestWithout, 'interest'),
@@ -217,6 +234,7 @@ export function computeOffer(input: OfferInput): Offer {
     endDate: addDays(toManilaDate(input.today), term),
     term,
     extensions,
+    ...(referral > 0n ? { referralReward: money(referral, 'referral reward') } : {}),
   }
   const breaches = offerCapBreaches(offer, pricing.extensions.maxCount)
   if (breaches.length) throw new UnlawfulOfferError(breaches, offer)

@@ -8,6 +8,11 @@
  *
  * `referral_reward`: the reward earned by an invitation, append-only: centavos off the fees of the referrer's next
  * loan, one per invitation.
+ *
+ * `referral_reward_use` (migration 0026_referral_reward_use): a reward spent, append-only: the centavos a signed
+ * offer took off its service fee, one row per application, written with the signature. The unused balance is the
+ * rewards earned less the uses whose loan was not cancelled before the money left (a cancelled loan gives its
+ * reward back by being left out of the sum, never by editing a row).
  */
 import { sql } from 'drizzle-orm'
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core'
@@ -57,5 +62,22 @@ export const referralReward = pgTable(
     uniqueIndex('referral_reward_referral_uq').on(t.referralId),
     index('referral_reward_referrer_idx').on(t.referrerClientId, t.createdAt),
     check('referral_reward_amount_ck', sql`${t.amount} >= 0`),
+  ],
+)
+
+export const referralRewardUse = pgTable(
+  'referral_reward_use',
+  {
+    id: id(),
+    clientId: ref('client_id').notNull(),
+    applicationId: ref('application_id').notNull(),
+    /** Centavos taken off the signed offer's service fee. */
+    amount: money('amount').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('referral_reward_use_application_uq').on(t.applicationId),
+    index('referral_reward_use_client_idx').on(t.clientId),
+    check('referral_reward_use_amount_ck', sql`${t.amount} > 0`),
   ],
 )

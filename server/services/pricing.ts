@@ -26,6 +26,7 @@ import {
 import type { DbOrTx } from '../db/client'
 import { promoCode, promoRedemption } from '../db/schema'
 import { nextEffectiveAt, readVersion } from './config'
+import { unusedReferralReward } from './referrals/reward-balance'
 
 // The wire type of an offer is the contract's (domain/contract/pricing.ts); re-exported for server/http/routes/pricing.ts
 // until it imports it from there.
@@ -223,13 +224,17 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-/** Prices one request; out-of-range input is a 400 with violations, never a clamped answer. */
+/**
+ * Prices one request; out-of-range input is a 400 with violations, never a clamped answer. A client's offer takes
+ * their unused referral reward off its service fee (ADR 0041).
+ */
 export async function priceOffer(db: DbOrTx, request: PricingRequest, now: Date): Promise<PricedOffer> {
   const config = await lendingConfig(db)
   const promo = request.promoCode
     ? await checkPromo(db, request.promoCode, request.kind, now, request.clientId)
     : null
-  return priceWith(config, request, promo, now)
+  const referralCredit = request.clientId === undefined ? 0 : await unusedReferralReward(db, request.clientId)
+  return priceWith(config, request, promo, now, referralCredit)
 }
 
 /**
@@ -241,17 +246,23 @@ export function priceOfferNow(
   request: PricingRequest,
   now: Date,
 ): PricedOffer | Promise<PricedOffer> {
-  const config = request.promoCode ? undefined : freshLendingConfig(db)
-  return config ? priceWith(config, request, null, now) : priceOffer(db, request, now)
+  const config = request.promoCode || request.clientId !== undefined ? undefined : freshLendingConfig(db)
+  return config ? priceWith(config, request, null, now, 0) : priceOffer(db, request, now)
 }
 
-function priceWith(config: LendingConfig, request: PricingRequest, promo: PromoCheck | null, now: Date) {
+function priceWith(
+  config: LendingConfig,
+  request: PricingRequest,
+  promo: PromoCheck | null,
+  now: Date,
+  referralCredit: number,
+) {
   if (request.maxAmount !== undefined && request.amount > request.maxAmount) {
     throw invalid([{ propertyPath: 'amount', message: 'The amount is above the amount available to you.' }])
   }
   const today = manilaDate(now)
   const discounts = promo?.promo
-  const key = `${request.kind}|${request.amount}|${request.term}|${request.withPackageFee}|${request.additionalLoan ?? false}|${today}|${promo ? `${promo.code}:${promo.status}` : ''}|${discounts ? `${discounts.interestDiscountBps}:${discounts.serviceFeeDiscountBps}` : ''}`
+  const key = `${request.kind}|${request.amount}|${request.term}|${request.withPackageFee}|${request.additionalLoan ?? false}|${today}|${promo ? `${promo.code}:${promo.status}` : ''}|${discounts ? `${discounts.interestDiscountBps}:${discounts.serviceFeeDiscountBps}` : ''}|${referralCredit}`
   const known = offerMemo.get(config, key)
   if (known) return known
   try {
@@ -265,6 +276,7 @@ function priceWith(config: LendingConfig, request: PricingRequest, promo: PromoC
       withPackageFee: request.withPackageFee,
       today,
       additionalLoan: request.additionalLoan,
+      referralCredit,
     })
     const priced: PricedOffer = deepFreeze({
       ...offer,

@@ -118,6 +118,27 @@ describe('worked examples with the default pricing', () => {
     expect(offer.total).toEqual({ amount: 532_000 - 2_550 - 1_000 })
   })
 
+  it('takes a referral reward off the service fee first, then the interest, never below zero (ADR 0041)', () => {
+    // Service fee after the first-loan discount 500, interest after it 22 800 (the first example).
+    const some = computeOffer({ ...base, referralCredit: 600 })
+    expect(some.referralReward).toEqual({ amount: 600 })
+    expect(some.serviceFee).toEqual({ amount: 0 })
+    expect(some.interest).toEqual({ amount: 22_700 })
+    expect(some.discount).toEqual({ interest: { amount: 5_800 }, serviceFee: { amount: 1_000 } })
+    expect(some.total).toEqual({ amount: 528_800 - 600 })
+    expect(some.total_without_discount).toEqual({ amount: 535_000 })
+    // More than both: they reach zero, the rest of the reward stays for the next loan.
+    const all = computeOffer({ ...base, referralCredit: 10_000_000 })
+    expect(all.referralReward).toEqual({ amount: 500 + 22_800 })
+    expect([all.serviceFee.amount, all.interest.amount]).toEqual([0, 0])
+    expect(all.total).toEqual({ amount: 500_000 + 4_000 + 1_500 })
+    expect(v.is(offerSchema, all)).toBe(true)
+    // None, zero or nonsense: the offer of the first example, without the field.
+    for (const referralCredit of [undefined, 0, -5, 1.5, Number.NaN])
+      expect(computeOffer({ ...base, referralCredit })).toEqual(computeOffer(base))
+    expect('referralReward' in computeOffer(base)).toBe(false)
+  })
+
   it('prices the smallest additional loan (PHP 500) for a client with an active loan', () => {
     // 50 000 × 1 700 × 7 / 10⁶ = 595; fees 400 + 100 + 150 → cost 1 245 = 2.49% ≤ 2.80%
     const offer = computeOffer({ ...base, kind: 'repeat', amount: 500_00, term: 7, additionalLoan: true })

@@ -114,6 +114,8 @@ export async function renderDisclosure(input: DocumentInput): Promise<Uint8Array
   w.row('   e. Invoicing fee', formatPhpText(offer.invoicingFee.amount))
   w.row("   f. Borrower's advantage package fee", formatPhpText(offer.borrowers_advantage_package_fee.amount))
   w.row('   Total finance charges', formatPhpText(f.financeCharge))
+  if (offer.referralReward)
+    w.row('   of the discounts above, your referral reward', `-${formatPhpText(offer.referralReward.amount)}`)
   w.row('4. Non-finance charges', formatPhpText(0))
   w.row('5. Net proceeds of the loan (paid out to you)', formatPhpText(f.netProceeds))
   w.row('6. Total amount to be paid', formatPhpText(f.total))

@@ -14,11 +14,13 @@ import type { DbOrTx, Tx } from '../../db/client'
 import { promoRedemption } from '../../db/schema'
 import { disbursementEntry } from '../../db/schema-journey'
 import { application, disbursement, lendingJob, loan, loanDocument } from '../../db/schema-lending'
+import { referralRewardUse } from '../../db/schema-referrals'
 import type { PayoutAnswer } from '../../providers/payout'
 import { enterBankAccountSelect, leaveBankAccountSelect } from '../identity/client-status'
 import { type Actor, jobActor, journeyTransaction } from '../journey/journey'
 import { businessToday } from '../payments/clock'
 import { bookEntries, lockLoan, moveLoan } from '../payments/loans'
+import { unusedReferralReward } from '../referrals/reward-balance'
 import { offerExtensionDrafts } from '../servicing/extensions'
 import { offerSchedules } from '../servicing/schedules'
 import { type ApplicationRow, AppStatus, type LendingCtx, lockApplication } from './applications'
@@ -101,6 +103,15 @@ export async function signInTransaction(tx: Tx, clientId: number, applicationId:
     .where(eq(application.id, applicationId))
     .returning()
   const offer = row.acceptedOffer as PricedOffer
+  // A referral reward the offer took off its fee is spent now; one spent meanwhile (another loan signed since the
+  // documents were rendered) makes them outdated: rendered again, they are priced on what is left.
+  const reward = offer.referralReward?.amount ?? 0
+  if (reward > 0 && (await unusedReferralReward(tx, clientId)) < reward)
+    throw new DomainError(
+      'conflict',
+      'documentsOutdated',
+      'Render the documents again: the referral reward they count was used meanwhile.',
+    )
   // The loan exists from the signature, as a draft (status 1) waiting for the money to leave.
   await insertDraftLoan(tx, updated!, now)
   await tx.insert(disbursement).values({
@@ -115,6 +126,8 @@ export async function signInTransaction(tx: Tx, clientId: number, applicationId:
   await tx.insert(lendingJob).values({ kind: 'payout', applicationId, runAt: now, createdAt: now })
   if (row.promoCode && offer.promo?.applied)
     await tx.insert(promoRedemption).values({ code: row.promoCode, clientId, applicationId, createdAt: now })
+  if (reward > 0)
+    await tx.insert(referralRewardUse).values({ clientId, applicationId, amount: reward, createdAt: now })
   return updated!
 }
 

@@ -195,7 +195,13 @@ function SignForm({ applicationId }: { applicationId: number }) {
  * The disclosure statement's figures on the screen, as the PDF prints them: every charge itemised, the
  * optional package explained next to its line, and the effective interest rate (a month, and a year).
  */
-export function Disclosure({ offer, packageChosen }: { offer: Offer; packageChosen: boolean }) {
+export function Disclosure({
+  offer,
+  packageChosen,
+}: {
+  offer: Offer & { referralReward?: { amount: number } }
+  packageChosen: boolean
+}) {
   const m = useMessages().application.summary
   // The same function the disclosure statement PDF prints from.
   const disclosure = disclosureFigures(offer)
@@ -222,6 +228,16 @@ export function Disclosure({ offer, packageChosen }: { offer: Offer; packageChos
     ...feeIfCharged('invoicing-fee', m.invoicingFee, offer.invoicingFee.amount),
     { name: 'package-fee', label: m.packageFee, value: formatPhp(packageFee) },
     { name: 'finance-charge', label: m.financeCharge, value: formatPhp(disclosure.financeCharge) },
+    // A referral reward (ADR 0041) is already in the discounts above; said by name so the borrower sees it used.
+    ...(offer.referralReward
+      ? [
+          {
+            name: 'referral-reward',
+            label: m.referralReward,
+            value: `−${formatPhp(offer.referralReward.amount)}`,
+          },
+        ]
+      : []),
     { name: 'total', label: m.total, value: formatPhp(disclosure.total) },
     { name: 'due-date', label: m.dueDate, value: formatLongDate(offer.endDate) },
     {

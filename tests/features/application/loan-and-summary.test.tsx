@@ -216,6 +216,28 @@ describe('<SummaryScreen>', () => {
     await waitFor(() => expect(figure('interest')).toBe('₱168.00 (after a ₱42.00 discount)'))
   })
 
+  it('a referral reward is named under the finance charges, already counted in the discount it made', async () => {
+    const base = offerOf(500_000, 21)
+    const offer = {
+      ...base,
+      interest: { amount: 20_000 },
+      discount: { interest: { amount: 1_000 }, serviceFee: { amount: 0 } },
+      total: { amount: base.total.amount - 1_000 },
+      referralReward: { amount: 1_000 },
+    }
+    renderSummary(undefined, { offer })
+    await waitFor(() => expect(figure('referral-reward')).toBe('−₱10.00'))
+    expect(screen.getByText('Of the discounts above, your referral reward')).toBeTruthy()
+    expect(figure('interest')).toBe('₱200.00 (after a ₱10.00 discount)')
+    expect(figure('total')).toBe('₱5,240.00')
+  })
+
+  it('no referral reward, no such line', async () => {
+    renderSummary()
+    await waitFor(() => expect(figure('principal')).toBe('₱5,000.00'))
+    expect(document.querySelector('[data-figure="referral-reward"]')).toBeNull()
+  })
+
   it('reads and downloads the agreement and the disclosure statement as PDFs', async () => {
     const open = vi.spyOn(window, 'open').mockImplementation(() => null)
     const { blob } = renderSummary()
