@@ -167,28 +167,6 @@ export function decideOffer(application: DecisionApplication, answer: OfferAnswe
 // ---------------------------------------------------------------------------------------------------------
 // Application update (spec section 4): PUT /private/client/application/{id} only when something changed.
 
-/** The editable part of an application: amount (centavos), term (days), the package fee consent. */
-export interface ApplicationTerms {
-  amount: number
-  term: number
-  feeConsent: boolean
-}
-
-/** "An application update is sent only when the amount, the term or the fee consent changed." */
-export function applicationUpdateNeeded(before: ApplicationTerms, after: ApplicationTerms): boolean {
-  return (
-    before.amount !== after.amount || before.term !== after.term || before.feeConsent !== after.feeConsent
-  )
-}
-
-/** The body of PUT /private/client/application/{id} (spec section 7). */
-export function applicationUpdateBody(terms: ApplicationTerms) {
-  return {
-    ...loanFiguresBody(terms),
-    consents: { acceptBorrowersAdvantagePackageFee: terms.feeConsent },
-  }
-}
-
 /** PUT /private/client/application/{id} with the consent only: the answer call already set the figures. */
 export interface ApplicationConsentUpdate {
   id: number

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  type ApplicationTerms,
   applicationStatus,
-  applicationUpdateBody,
-  applicationUpdateNeeded,
   consentUpdateAfterAnswer,
   type DecisionApplication,
   decideOffer,
@@ -117,30 +114,6 @@ describe('decideOffer', () => {
   it('no offer, no call', () => {
     expect(decideOffer(app(3), { type: 'approve' })).toEqual({ ok: false, reason: 'no-offer' })
     expect(decideOffer(app(14), { type: 'refuse' })).toEqual({ ok: false, reason: 'no-offer' })
-  })
-})
-
-describe('applicationUpdateNeeded (spec section 4, Application update)', () => {
-  const before: ApplicationTerms = { amount: 500_000, term: 30, feeConsent: true }
-
-  it('is false when nothing the update carries changed', () => {
-    expect(applicationUpdateNeeded(before, { ...before })).toBe(false)
-  })
-
-  it.each([
-    ['the amount', { amount: 510_000 }],
-    ['the term', { term: 29 }],
-    ['the fee consent', { feeConsent: false }],
-  ])('is true when %s changed', (_, change) => {
-    expect(applicationUpdateNeeded(before, { ...before, ...change })).toBe(true)
-  })
-
-  it('builds the PUT body of spec section 7', () => {
-    expect(applicationUpdateBody({ amount: 500_000, term: 30, feeConsent: false })).toEqual({
-      amount: { amount: 500_000, currency: 'PHP' },
-      term: { value: 30, unit: 'day' },
-      consents: { acceptBorrowersAdvantagePackageFee: false },
-    })
   })
 })
 
