@@ -79,13 +79,72 @@ export function readSources(root: string): Sources {
 
 const isTestFile = (file: string) => /\.(test|spec)\.tsx?$/.test(file)
 
-/** The test files (helpers only when no test file matches) that match, at most `max`, in a stable order. */
-function testsMatching(tests: readonly SourceFile[], matches: (text: string) => boolean, max = 2): string[] {
+/**
+ * A list of files shown by its first few, with every file that qualified (`all`). The document may name any of
+ * them: a new test that also names an item, sorting before the ones shown, does not make the table stale (it did,
+ * and a red CI kept four sessions' work off main). Every file named must still qualify, and a list never empties.
+ */
+export type Shown = string[] & { all?: readonly string[] }
+
+export function firstFew(files: readonly string[], max: number): Shown {
+  return Object.assign(files.slice(0, max), { all: [...files] })
+}
+
+const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * A generated part as text, and as a pattern that also accepts the document's own choice among a list's
+ * candidates (see Shown): the check compares with the pattern, a rewrite keeps a line the pattern accepts.
+ */
+export class Rendered {
+  text = ''
+  source = ''
+  lit(text: string): this {
+    this.text += text
+    this.source += escapeForPattern(text)
+    return this
+  }
+  list(files: Shown | readonly string[], format: (file: string) => string): this {
+    const shown = files.map(format).join(', ')
+    this.text += shown
+    const all = (files as Shown).all
+    if (all && all.length > files.length && files.length > 0) {
+      const one = `(?:${all.map((file) => escapeForPattern(format(file))).join('|')})`
+      this.source += `${one}(?:, ${one})*`
+    } else this.source += escapeForPattern(shown)
+    return this
+  }
+  add(other: Rendered): this {
+    this.text += other.text
+    this.source += other.source
+    return this
+  }
+  get pattern(): RegExp {
+    return new RegExp(`^${this.source}$`)
+  }
+}
+
+/** Lines joined by newlines, as one Rendered. */
+export function joinLines(lines: readonly (Rendered | string)[]): Rendered {
+  const out = new Rendered()
+  lines.forEach((line, i) => {
+    if (i > 0) out.lit('\n')
+    if (typeof line === 'string') out.lit(line)
+    else out.add(line)
+  })
+  return out
+}
+
+/** The test files (helpers only when no test file matches) that match, at most `max` shown, in a stable order. */
+function testsMatching(tests: readonly SourceFile[], matches: (text: string) => boolean, max = 2): Shown {
   const found = tests.filter((t) => matches(t.text)).map((t) => t.file)
   const files = found.some(isTestFile) ? found.filter(isTestFile) : found
-  return files
-    .sort((a, b) => Number(b.startsWith('tests/')) - Number(a.startsWith('tests/')) || a.localeCompare(b))
-    .slice(0, max)
+  return firstFew(
+    files.sort(
+      (a, b) => Number(b.startsWith('tests/')) - Number(a.startsWith('tests/')) || a.localeCompare(b),
+    ),
+    max,
+  )
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -149,25 +208,18 @@ export interface Row {
 const code = (text: string) => `\`${text.replaceAll('|', '\\|').replaceAll('`', "'")}\``
 const cell = (text: string) => text.replaceAll('|', '\\|')
 
-export function renderRows(header: readonly string[], rows: readonly Row[]): string[] {
+export function renderRows(header: readonly string[], rows: readonly Row[]): (Rendered | string)[] {
   const lines = rows.map((r) => {
-    const impl = r.nothing
-      ? `nothing to build: ${cell(r.nothing)}`
-      : r.impl.length
-        ? r.impl.map(code).join(', ')
-        : r.notBuilt
-          ? `**${r.label ?? 'not built yet'}**: ${cell(r.notBuilt)}`
-          : '**missing**'
-    const tests = r.nothing
-      ? '-'
-      : r.tests.length
-        ? r.tests.map(code).join(', ')
-        : r.notBuilt && r.impl.length === 0
-          ? '-'
-          : '**none**'
-    const note =
-      r.notBuilt && r.impl.length ? ` (**${r.label ?? 'not built yet'}**: ${cell(r.notBuilt)})` : ''
-    return `| ${cell(r.item)} | ${impl}${note} | ${tests} |`
+    const line = new Rendered().lit(`| ${cell(r.item)} | `)
+    if (r.nothing) line.lit(`nothing to build: ${cell(r.nothing)}`)
+    else if (r.impl.length) line.list(r.impl, code)
+    else line.lit(r.notBuilt ? `**${r.label ?? 'not built yet'}**: ${cell(r.notBuilt)}` : '**missing**')
+    if (r.notBuilt && r.impl.length) line.lit(` (**${r.label ?? 'not built yet'}**: ${cell(r.notBuilt)})`)
+    line.lit(' | ')
+    if (r.nothing) line.lit('-')
+    else if (r.tests.length) line.list(r.tests, code)
+    else line.lit(r.notBuilt && r.impl.length === 0 ? '-' : '**none**')
+    return line.lit(' |')
   })
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...lines]
 }
@@ -325,8 +377,8 @@ export function statusRows(statuses: readonly StatusCode[], sources: Sources): R
       .filter((s) => uses.some((use) => s.text.includes(use)))
       .map((s) => s.file)
       .filter((file) => file !== definition.file)
-      .slice(0, 2)
-    row.impl = [`${definition.file}: ${definition.name}.${key}`, ...users]
+    const defined = `${definition.file}: ${definition.name}.${key}`
+    row.impl = Object.assign([defined, ...users.slice(0, 2)], { all: [defined, ...users] })
     const recorded = statusTests[item]
     row.tests = recorded
       ? [recorded[0]]
@@ -400,7 +452,10 @@ export function selectorRows(selectors: readonly string[], sources: Sources): Ro
     const tests = testsMatching(sources.tests, (text) => text.includes(selector))
     const row: Row = {
       item: selector,
-      impl: [...users.slice(0, 2).map((s) => s.file), ...texts.slice(0, 1).map((s) => `${s.file} (text)`)],
+      impl: Object.assign(
+        [...users.slice(0, 2).map((s) => s.file), ...texts.slice(0, 1).map((s) => `${s.file} (text)`)],
+        { all: [...users.map((s) => s.file), ...texts.map((s) => `${s.file} (text)`)] },
+      ),
       tests,
     }
     if (users.length === 0) row.problem = 'no code gives it'
@@ -429,7 +484,14 @@ export function ruleNameRows(names: readonly string[], sources: Sources): Row[] 
     const word = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`)
     const users = sources.code.filter((s) => /\.tsx?$/.test(s.file) && given.test(s.text))
     const tests = testsMatching(sources.tests, (text) => word.test(text))
-    const row: Row = { item: name, impl: users.slice(0, 2).map((s) => s.file), tests }
+    const row: Row = {
+      item: name,
+      impl: firstFew(
+        users.map((s) => s.file),
+        2,
+      ),
+      tests,
+    }
     if (users.length === 0) row.problem = 'no code gives it'
     else if (tests.length === 0) row.problem = 'no test names it'
     return row
@@ -514,6 +576,8 @@ export function prosePart(spec: string, section: number): string {
 
 export interface ItemParts {
   parts: Record<string, string>
+  /** Each part's pattern: what the document may hold instead of the text (a list's other candidates). */
+  patterns: Record<string, RegExp>
   /** Every row with something wrong, by name: `fields: Client: uuid: no test names it`. */
   problems: string[]
   /** The declared reason of each `...: not built yet` problem. */
@@ -525,7 +589,8 @@ export interface ItemParts {
 
 const start = (name: string) => `<!-- ${name}:start (generated by scripts/spec-coverage.ts) -->`
 const end = (name: string) => `<!-- ${name}:end -->`
-const wrap = (name: string, lines: readonly string[]) => [start(name), '', ...lines, '', end(name)].join('\n')
+const wrap = (name: string, lines: readonly (Rendered | string)[]) =>
+  joinLines([start(name), '', ...lines, '', end(name)])
 
 export const PROSE_SECTIONS = [2, 4, 5, 6, 8, 9] as const
 const SPEC_TABLES = ['fields', 'statuses', 'flow-steps', 'server-rules', 'selectors']
@@ -536,6 +601,7 @@ export function itemParts(root: string, spec: string | null): ItemParts {
   const problems: string[] = []
   const notes = new Map<string, string>()
   const parts: Record<string, string> = {}
+  const patterns: Record<string, RegExp> = {}
   const counts: Record<string, number> = {}
   const add = (name: string, header: readonly string[], rows: readonly Row[]) => {
     for (const r of rows) {
@@ -544,7 +610,9 @@ export function itemParts(root: string, spec: string | null): ItemParts {
       problems.push(problem)
       if (r.notBuilt) notes.set(problem, r.notBuilt)
     }
-    parts[name] = wrap(name, renderRows(header, rows))
+    const rendered = wrap(name, renderRows(header, rows))
+    parts[name] = rendered.text
+    patterns[name] = rendered.pattern
     counts[name] = rows.length
   }
   if (spec) {
@@ -586,7 +654,7 @@ export function itemParts(root: string, spec: string | null): ItemParts {
         problems.push(`rules-${section}: "${sentence}": no entry in scripts/spec-coverage-rules.ts`)
   }
   const tables = Object.fromEntries(SPEC_TABLES.map((name) => [name, true as const]))
-  return { parts, problems, notes, tables, counts }
+  return { parts, patterns, problems, notes, tables, counts }
 }
 
 export const relativeTo = (root: string, file: string) => relative(root, file)

@@ -18,7 +18,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { itemParts } from './spec-coverage-items'
+import { firstFew, itemParts, joinLines, Rendered, type Shown } from './spec-coverage-items'
 import { callsNotBuiltYet, knownGaps, routeNotBuilt } from './spec-coverage-rules'
 
 export const ROOT = resolve(import.meta.dirname, '..')
@@ -97,7 +97,7 @@ function pathPattern(path: string): RegExp {
 
 export interface CallCoverage extends SpecCall {
   contract: string | null
-  tests: string[]
+  tests: Shown
 }
 
 export interface ContractRef {
@@ -136,12 +136,13 @@ function testsMatching(
   tests: readonly SourceFile[],
   matches: (text: string) => boolean,
   first = 'tests/api',
-): string[] {
+): Shown {
   const found = tests.filter((t) => matches(t.text)).map((t) => t.file)
   const files = found.some(isTestFile) ? found.filter(isTestFile) : found
-  return files
-    .sort((a, b) => Number(b.startsWith(first)) - Number(a.startsWith(first)) || a.localeCompare(b))
-    .slice(0, 3)
+  return firstFew(
+    files.sort((a, b) => Number(b.startsWith(first)) - Number(a.startsWith(first)) || a.localeCompare(b)),
+    3,
+  )
 }
 
 export function coverageOf(calls: readonly SpecCall[], contracts: readonly ContractRef[]): CallCoverage[] {
@@ -164,15 +165,23 @@ export function coverageOf(calls: readonly SpecCall[], contracts: readonly Contr
   })
 }
 
-export function table(rows: readonly CallCoverage[]): string {
+const fileCode = (file: string) => `\`${file}\``
+
+/** A table's test cell: the files shown (any of their candidates accepted, see Shown), or **none**. */
+const testCell = (line: Rendered, tests: Shown) =>
+  tests.length ? line.list(tests, fileCode) : line.lit('**none**')
+
+export function table(rows: readonly CallCoverage[]): Rendered {
   const cell = (text: string) => text.replaceAll('|', '\\|')
-  const lines = rows.map(
-    (r) =>
-      `| ${r.method} ${cell(r.path)} | ${r.contract ? `\`${cell(r.contract)}\`` : '**missing**'} | ${
-        r.tests.length ? r.tests.map((t) => `\`${t}\``).join(', ') : '**none**'
-      } |`,
+  const lines = rows.map((r) =>
+    testCell(
+      new Rendered().lit(
+        `| ${r.method} ${cell(r.path)} | ${r.contract ? `\`${cell(r.contract)}\`` : '**missing**'} | `,
+      ),
+      r.tests,
+    ).lit(' |'),
   )
-  return [
+  return joinLines([
     start('calls'),
     '',
     '| Spec call (section 7) | Contract | Tests that make it |',
@@ -180,7 +189,7 @@ export function table(rows: readonly CallCoverage[]): string {
     ...lines,
     '',
     end('calls'),
-  ].join('\n')
+  ])
 }
 
 /** The calls listed in the document's generated table (for a clone without the spec). */
@@ -252,7 +261,7 @@ function routeMention(route: string): RegExp {
 export interface RouteCoverage {
   route: string
   page: string | null
-  tests: string[]
+  tests: Shown
 }
 
 export function routeCoverageOf(routes: readonly string[], pages: readonly string[]): RouteCoverage[] {
@@ -270,14 +279,13 @@ export function routeCoverageOf(routes: readonly string[], pages: readonly strin
   })
 }
 
-export function routeTable(rows: readonly RouteCoverage[]): string {
+export function routeTable(rows: readonly RouteCoverage[]): Rendered {
   const lines = rows.map((r) => {
     const note = routeNotBuilt[r.route] ? ` (**not built yet**: ${routeNotBuilt[r.route]!.note})` : ''
-    return `| ${r.route} | ${r.page ? `\`${r.page}\`${note}` : '**missing**'} | ${
-      r.tests.length ? r.tests.map((t) => `\`${t}\``).join(', ') : '**none**'
-    } |`
+    const line = new Rendered().lit(`| ${r.route} | ${r.page ? `\`${r.page}\`${note}` : '**missing**'} | `)
+    return testCell(line, r.tests).lit(' |')
   })
-  return [
+  return joinLines([
     start('routes'),
     '',
     '| Spec route (section 2) | App route (src/routes) | Tests that open it |',
@@ -285,7 +293,7 @@ export function routeTable(rows: readonly RouteCoverage[]): string {
     ...lines,
     '',
     end('routes'),
-  ].join('\n')
+  ])
 }
 
 export function routesInDocument(doc: string): string[] {
@@ -365,14 +373,24 @@ export async function generatedParts(doc: string) {
     ...items.notes,
   ])
   const declared = [...Object.keys(knownGaps), ...callsNotBuiltYet.map((call) => `${call}: no contract`)]
+  const callsPart = table(calls)
+  const routesPart = routeTable(routes)
+  const gapsPart = gapList(gaps, notes)
   return {
     parts: {
       // Without the spec its tables' gaps are unknown, so the list is left as it is.
-      ...(spec ? { gaps: gapList(gaps, notes) } : {}),
-      calls: table(calls),
-      routes: routeTable(routes),
+      ...(spec ? { gaps: gapsPart } : {}),
+      calls: callsPart.text,
+      routes: routesPart.text,
       ...items.parts,
     },
+    /** What the document may hold instead of each part's text (see Shown in scripts/spec-coverage-items.ts). */
+    patterns: {
+      ...(spec ? { gaps: new Rendered().lit(gapsPart).pattern } : {}),
+      calls: callsPart.pattern,
+      routes: routesPart.pattern,
+      ...items.patterns,
+    } as Record<string, RegExp>,
     gaps,
     unexpected: gaps.filter((gap) => !isKnown(gap)),
     // Without the spec the tables read from it are not made, so their declared gaps cannot be seen either way.
@@ -383,14 +401,26 @@ export async function generatedParts(doc: string) {
   }
 }
 
-const partOf = (doc: string, name: string) =>
+export const partOf = (doc: string, name: string) =>
   doc.slice(doc.indexOf(start(name)), doc.indexOf(end(name)) + end(name).length)
+
+/**
+ * Whether the document's part is current: the generated text, or a text its pattern accepts (a file list naming
+ * other files that qualify just as well).
+ */
+export function partIsCurrent(doc: string, name: string, text: string, pattern: RegExp | undefined): boolean {
+  if (!doc.includes(start(name))) return false
+  const held = partOf(doc, name)
+  return held === text || (pattern?.test(held) ?? false)
+}
 
 async function main() {
   const check = process.argv.includes('--check')
   let doc = readFileSync(COVERAGE_DOC, 'utf8')
-  const { parts, gaps, unexpected, healed, counts } = await generatedParts(doc)
-  const stale = Object.entries(parts).filter(([name, text]) => partOf(doc, name) !== text)
+  const { parts, patterns, gaps, unexpected, healed, counts } = await generatedParts(doc)
+  const stale = Object.entries(parts).filter(
+    ([name, text]) => !partIsCurrent(doc, name, text, patterns[name]),
+  )
   const summary = Object.entries(counts)
     .map(([name, n]) => `${n} ${name}`)
     .join(', ')
@@ -413,7 +443,8 @@ async function main() {
   }
   for (const [name, text] of Object.entries(parts)) {
     if (!doc.includes(start(name))) throw new Error(`docs/spec-coverage.md has no ${start(name)} marker`)
-    doc = doc.replace(partOf(doc, name), text)
+    // A part still current keeps its text, so a rewrite changes only what is stale.
+    if (!partIsCurrent(doc, name, text, patterns[name])) doc = doc.replace(partOf(doc, name), () => text)
   }
   writeFileSync(COVERAGE_DOC, doc)
   console.info(`docs/spec-coverage.md: ${summary}; ${gaps.length} gaps (${unexpected.length} not declared).`)
