@@ -108,7 +108,7 @@ export class Rendered {
     const shown = files.map(format).join(', ')
     this.text += shown
     const all = (files as Shown).all
-    if (all && all.length > files.length && files.length > 0) {
+    if (all && files.length > 0) {
       const one = `(?:${all.map((file) => escapeForPattern(format(file))).join('|')})`
       this.source += `${one}(?:, ${one})*`
     } else this.source += escapeForPattern(shown)
