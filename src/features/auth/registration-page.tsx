@@ -3,6 +3,11 @@
  * Philippine lender records (terms and privacy under RA 10173 required, marketing optional), each with its
  * version on the server. Sign-up opens a session and sends an SMS code; the second half of the page verifies
  * the number. The shell's progress bar shows 30 % on every registration page.
+ *
+ * The device-data consent (docs/decisions/0042) may be given here too, unticked by default: ticked, the browser
+ * asks the profiling tool's session (POST /public/util/hello-soda, the visitor's just-in-time consent in its
+ * body) as the form is sent, and records the consent for the new client once signed up, so the notice after
+ * login does not ask again. Neither call ever holds up or fails the sign-up.
  */
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema'
 import { Link } from '@tanstack/react-router'
@@ -10,7 +15,9 @@ import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { AFFILIATE_COOKIE, parseCampaignCookie } from '../../../domain/campaign'
 import { sendPhoneCodeTs, signUp, verifyPhoneTs } from '../../../domain/contract/identity'
+import { answerDeviceDataConsent, helloSoda } from '../../../domain/contract/tracking'
 import { signUpSchema } from '../../../domain/identity'
+import { DEVICE_DATA_CONSENT_VERSION } from '../../../domain/tracking'
 import { useApi } from '../../app/app-context'
 import { readCookie } from '../../app/cookies'
 import { fmt, useMessages } from '../../i18n/messages'
@@ -103,6 +110,9 @@ export function SignUpForm({
     },
   })
   const { fieldError, formError, setFormError, fail } = useFormErrors(form.formState.errors, FIELDS)
+  // Not a field of the sign-up body: its own consent, with its own calls (see the file's comment).
+  const [deviceData, setDeviceData] = useState(false)
+  const [deviceChecked, setDeviceChecked] = useState(false)
   // The lead arrives after the first render; it fills only what the visitor has not typed yet.
   const { phone: leadPhone, email: leadEmail } = lead ?? {}
   useEffect(() => {
@@ -123,7 +133,21 @@ export function SignUpForm({
         ...(lead?.leadId ? { leadId: lead.leadId } : {}),
         ...(campaign ? { campaign } : {}),
       }
+      if (deviceData && !deviceChecked) {
+        setDeviceChecked(true)
+        const consent = { deviceData: true, version: DEVICE_DATA_CONSENT_VERSION } as const
+        void api.call(helloSoda, { body: { deviceId: deviceId(), consent } }, { quiet: true }).catch(() => {})
+      }
       const answer = await api.call(signUp, { body }, { headers: deviceHeaders() })
+      if (deviceData)
+        await api
+          .call(
+            answerDeviceDataConsent,
+            { body: { granted: true, version: DEVICE_DATA_CONSENT_VERSION } },
+            { quiet: true },
+          )
+          // Not recorded now, the notice after login asks again: the sign-up itself went through.
+          .catch(() => {})
       onSignedUp(answer.nextCodeAt)
     } catch (error) {
       fail(error, form.setError)
@@ -165,6 +189,11 @@ export function SignUpForm({
           {...form.register('consents.privacy')}
         />
         <CheckboxField label={m.consents.marketing} {...form.register('consents.marketing')} />
+        <CheckboxField
+          label={m.consents.deviceData}
+          checked={deviceData}
+          onChange={(event) => setDeviceData(event.currentTarget.checked)}
+        />
         <p className="field__hint">
           <Link to="/documents/terms" className="text-link">
             {m.consents.termsLink}

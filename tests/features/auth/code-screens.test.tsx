@@ -223,5 +223,71 @@ describe('sign-up', () => {
     fireEvent.click(button('Create my account'))
     await waitFor(() => expect(onSignedUp).toHaveBeenCalled())
     expect(post.mock.calls[0]?.[1]).toMatchObject({ mobilePhone: { number: '09171234567' } })
+    // The device-data option was left unticked: nothing of it is asked or recorded.
+    expect(post.mock.calls.map((c) => c[0])).toEqual(['/public/client'])
+  })
+
+  /** Fills the form and ticks the two required consents. */
+  function fillSignUp() {
+    fireEvent.change(screen.getByLabelText('Mobile number'), { target: { value: '09171234567' } })
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'juan@example.ph' } })
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'abcd1234' } })
+    fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'abcd1234' } })
+    for (const box of screen.getAllByRole('checkbox').slice(0, 2)) fireEvent.click(box)
+  }
+
+  it('the device-data option, ticked: the profiling session is asked with the consent, then recorded for the new client', async () => {
+    const { api, post, put } = scriptedApi({
+      post: (path) =>
+        path === '/public/util/hello-soda'
+          ? { provider: 'sandbox', token: 'sbx', expiresAt: iso(NOW) }
+          : { nextCodeAt: null },
+      put: () => ({ granted: true, at: iso(NOW), version: '2026-11-28', currentVersion: '2026-11-28' }),
+    })
+    const onSignedUp = vi.fn()
+    render(
+      <Page api={api}>
+        <SignUpForm onSignedUp={onSignedUp} />
+      </Page>,
+    )
+    fillSignUp()
+    const option = screen.getByRole('checkbox', { name: /Use my device and usage data/ }) as HTMLInputElement
+    expect(option.checked).toBe(false)
+    fireEvent.click(option)
+    fireEvent.click(button('Create my account'))
+    await waitFor(() => expect(onSignedUp).toHaveBeenCalled())
+    expect(post.mock.calls.map((c) => c[0])).toEqual(['/public/util/hello-soda', '/public/client'])
+    expect(post.mock.calls[0]?.[1]).toEqual({
+      deviceId: expect.any(String),
+      consent: { deviceData: true, version: expect.any(String) },
+    })
+    // The sign-up body carries nothing of it.
+    expect(post.mock.calls[1]?.[1]).not.toHaveProperty('deviceData')
+    expect(put.mock.calls.map((c) => [c[0], c[1]])).toEqual([
+      ['/private/client/consents/device-data', { granted: true, version: expect.any(String) }],
+    ])
+  })
+
+  it('a profiling or consent call that fails never fails the sign-up', async () => {
+    const { api } = scriptedApi({
+      post: (path) => {
+        if (path === '/public/util/hello-soda') throw new ApiError(429, path, 'tooManyRequests', 'Too many', [])
+        return { nextCodeAt: null }
+      },
+      put: (path) => {
+        throw new ApiError(500, path, 'error', 'Down', [])
+      },
+    })
+    const onSignedUp = vi.fn()
+    render(
+      <Page api={api}>
+        <SignUpForm onSignedUp={onSignedUp} />
+      </Page>,
+    )
+    fillSignUp()
+    fireEvent.click(screen.getByRole('checkbox', { name: /Use my device and usage data/ }))
+    fireEvent.click(button('Create my account'))
+    await waitFor(() => expect(onSignedUp).toHaveBeenCalled())
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })
