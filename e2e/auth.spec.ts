@@ -54,9 +54,18 @@ test('a visitor signs up, verifies the phone, logs out, logs in; refresh; admin 
   await page.getByLabel('Repeat the password').fill(password)
   await page.getByLabel(/terms and conditions/).check()
   await page.getByLabel(/RA 10173/).check()
+  // The optional device-data consent (ADR 0042): the profiling session is asked, the consent recorded.
+  await page.getByRole('checkbox', { name: /Use my device and usage data/ }).check()
+  const profiled = page.waitForResponse((r) => r.url().endsWith('/web/public/util/hello-soda'))
+  const consented = page.waitForResponse(
+    (r) => r.url().endsWith('/web/private/client/consents/device-data') && r.request().method() === 'PUT',
+  )
   const signedUp = page.waitForResponse((r) => r.url().endsWith('/web/public/client') && r.status() === 201)
   await page.getByRole('button', { name: 'Create my account' }).click()
   const clientId = ((await (await signedUp).json()).data.client.id as number) ?? 0
+  expect((await profiled).status()).toBe(200)
+  expect((await consented).status()).toBe(200)
+  expect((await (await consented).json()).data).toMatchObject({ granted: true })
   await expect(page.getByRole('heading', { name: 'Verify your mobile number' })).toBeVisible()
 
   // A wrong code first, then the one from the outbox.
