@@ -271,7 +271,8 @@ describe('sign-up', () => {
   it('a profiling or consent call that fails never fails the sign-up', async () => {
     const { api } = scriptedApi({
       post: (path) => {
-        if (path === '/public/util/hello-soda') throw new ApiError(429, path, 'tooManyRequests', 'Too many', [])
+        if (path === '/public/util/hello-soda')
+          throw new ApiError(429, path, 'tooManyRequests', 'Too many', [])
         return { nextCodeAt: null }
       },
       put: (path) => {
