@@ -4,7 +4,14 @@
  * client in sandbox mode when logged in). Each is a labelled switch with who set it and when; shown only to a user
  * holding the `sandbox` permission, and only on a sandbox deployment (a production server has no such calls).
  */
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type QueryKey,
+  type UseMutationResult,
+  type UseQueryResult,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { useId } from 'react'
 import {
   getClientSandboxMode,
@@ -14,7 +21,7 @@ import {
   setInstanceSandboxMode,
 } from '../../../domain/contract/sandbox-mode'
 import { useApi } from '../../app/app-context'
-import { fetchDeployment } from '../../app/deployment'
+import { DEPLOYMENT_QUERY_KEY, useDeployment } from '../../app/deployment'
 import { fmt, useMessages } from '../../i18n/messages'
 import { manilaDateTime } from './admin-api'
 import { useMayDo } from './permissions'
@@ -28,14 +35,9 @@ const modeKeys = {
 
 /** Whether the user may switch sandbox mode here: the permission, on a sandbox deployment. */
 function useMaySwitch(): boolean {
-  const api = useApi()
   const may = useMayDo()
   // The banner's query: one environment answer per page load.
-  const { data } = useQuery({
-    queryKey: ['public', 'environment'],
-    queryFn: ({ signal }) => fetchDeployment(api, signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  })
+  const { data } = useDeployment()
   return may('sandbox') && data?.sandbox === true
 }
 
@@ -55,7 +57,7 @@ export function InstanceSandboxMode() {
     onSuccess: (answer) => {
       queryClient.setQueryData(modeKeys.instance, answer)
       // The banner and the journey read the instance's sandbox mode from the environment answer.
-      void queryClient.invalidateQueries({ queryKey: ['public', 'environment'] })
+      void queryClient.invalidateQueries({ queryKey: DEPLOYMENT_QUERY_KEY })
     },
   })
   if (!allowed) return null
@@ -65,13 +67,8 @@ export function InstanceSandboxMode() {
       title={t.instance.title}
       lead={t.instance.lead}
       label={t.instance.label}
-      mode={mode.data}
-      loading={mode.isPending}
-      failed={mode.isError}
-      retry={() => mode.refetch()}
-      pending={set.isPending}
-      error={set.error}
-      onChange={(enabled) => set.mutate(enabled)}
+      mode={mode}
+      set={set}
       texts={t}
     />
   )
@@ -101,13 +98,8 @@ export function ClientSandboxMode({ clientId }: { clientId: number }) {
       title={t.client.title}
       lead={t.client.lead}
       label={t.client.label}
-      mode={mode.data}
-      loading={mode.isPending}
-      failed={mode.isError}
-      retry={() => mode.refetch()}
-      pending={set.isPending}
-      error={set.error}
-      onChange={(enabled) => set.mutate(enabled)}
+      mode={mode}
+      set={set}
       texts={t}
     />
   )
@@ -124,41 +116,34 @@ function SwitchSection({
   title,
   lead,
   label,
-  mode,
-  loading,
-  failed,
-  retry,
-  pending,
-  error,
-  onChange,
+  mode: query,
+  set,
   texts: t,
 }: {
   id: string
   title: string
   lead: string
   label: string
-  mode: SandboxMode | undefined
-  loading: boolean
-  failed: boolean
-  retry: () => void
-  pending: boolean
-  error: Error | null
-  onChange: (enabled: boolean) => void
+  /** The switch's state as read, and its change. */
+  mode: UseQueryResult<SandboxMode>
+  set: UseMutationResult<SandboxMode, Error, boolean>
   texts: Texts
 }) {
   const m = useMessages().admin
   const stateId = useId()
+  const mode = query.data
+  const pending = set.isPending
   return (
     <section className="section" aria-labelledby={id}>
       <h2 id={id} className="section__title">
         {title}
       </h2>
       <p>{lead}</p>
-      {loading ? <p role="status">{m.loading}</p> : null}
-      {failed ? (
+      {query.isPending ? <p role="status">{m.loading}</p> : null}
+      {query.isError ? (
         <div role="alert">
           <p>{m.loadFailed}</p>
-          <button type="button" className="button button--secondary" onClick={retry}>
+          <button type="button" className="button button--secondary" onClick={() => query.refetch()}>
             {m.retry}
           </button>
         </div>
@@ -174,7 +159,7 @@ function SwitchSection({
                 aria-checked={mode.enabled}
                 aria-describedby={stateId}
                 disabled={pending}
-                onChange={(event) => onChange(event.currentTarget.checked)}
+                onChange={(event) => set.mutate(event.currentTarget.checked)}
               />
               <span>{label}</span>
             </label>
@@ -184,7 +169,7 @@ function SwitchSection({
           </p>
         </>
       ) : null}
-      {error ? <p role="alert">{fmt(t.failed, { message: error.message })}</p> : null}
+      {set.error ? <p role="alert">{fmt(t.failed, { message: set.error.message })}</p> : null}
     </section>
   )
 }

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query'
 import { useSelector } from '@xstate/react'
 import { lazy, Suspense, useState } from 'react'
 import { SANDBOX_COOKIE } from '../../../domain/journey/routing'
 import { type AuthSnapshot, isLoggedIn } from '../../../machines/auth.machine'
-import { useApi, useAuthActor } from '../../app/app-context'
+import { useAuthActor } from '../../app/app-context'
 import { readCookie } from '../../app/cookies'
-import { fetchDeployment } from '../../app/deployment'
+import { useDeployment } from '../../app/deployment'
 import { ensureMessages, useMessages } from '../../i18n/messages'
 
 /**
@@ -34,14 +33,9 @@ function callerOf(snapshot: AuthSnapshot): Caller {
  * the start and says nothing new later. Nothing shows until the server has answered, and nothing if it fails.
  */
 export function SandboxBanner() {
-  const api = useApi()
   const m = useMessages()
-  const { data } = useQuery({
-    queryKey: ['public', 'environment'],
-    // A failed answer hides the banner rather than replacing the page with the full-page error.
-    queryFn: ({ signal }) => fetchDeployment(api, signal),
-    staleTime: Number.POSITIVE_INFINITY,
-  })
+  // A failed answer hides the banner rather than replacing the page with the full-page error.
+  const { data } = useDeployment()
   // Read once per mount: the panel's "Leave sandbox mode" removes the cookie and says so itself.
   const [qa] = useState(() => readCookie(SANDBOX_COOKIE) !== null)
   const caller = useSelector(useAuthActor(), callerOf)
