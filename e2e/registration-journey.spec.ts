@@ -35,7 +35,9 @@ async function expectStep(
   ready: () => Locator,
 ) {
   const url = new RegExp(`${path.replace(/\//g, '\\/')}$`)
-  await expect(page).toHaveURL(url, { timeout: 15_000 })
+  // Submitting a step writes it and refreshes the journey before the route moves: on a loaded 2-core box that has
+  // taken over 15 s (the next step's page was there just after), so the sign-up's 30 s, not less than the default.
+  await expect(page).toHaveURL(url, { timeout: 30_000 })
   await expect(ready()).toBeVisible()
   // The progress bar shows the flow percent of the step over the registration steps (spec section 2, Layout).
   const percent = registrationProgress(path)
