@@ -9,10 +9,12 @@
  * section alone and rewrites it in docs/benchmarks.md.
  *
  * Settings (environment): BENCH_LIGHTHOUSE_DIST (a build to serve instead of building one; its server render,
- * if any, beside it as `<dir>-ssr`), BENCH_LIGHTHOUSE_RUNS (3).
+ * if any, beside it as `<dir>-ssr`), BENCH_LIGHTHOUSE_RUNS (3), BENCH_LIGHTHOUSE_PAGES (the pages whose names start so,
+ * comma-separated, e.g. `home,my loan`; a partial run is for trying a change, not for the record), BENCH_LIGHTHOUSE_REPORTS=<dir> (every run's full
+ * Lighthouse JSON written there, to see what the blocking time and the paints are made of).
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
@@ -25,6 +27,7 @@ import { chromiumArgs, findChromium } from './chromium'
 export const LIGHTHOUSE_HEADING = '## Lighthouse (mobile)'
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)
+const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS
 const PORT = 3941
 /** The cookie the server writes with every session and the app reads (src/app/services.ts). */
 const TOKEN_COOKIE = 'auth.token'
@@ -132,6 +135,11 @@ async function measurePage(base: string, port: number, target: Target): Promise<
         await page.close()
         const lhr = answer?.lhr
         if (!lhr) throw new Error('Lighthouse gave no result')
+        if (REPORTS)
+          writeFileSync(
+            join(REPORTS, `${target.name.replace(/\W+/g, '-')}-${i + 1}.json`),
+            JSON.stringify(lhr),
+          )
         if (lhr.runtimeError)
           throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
         // A page that ended elsewhere (a redirect to /login) is not the page measured.
@@ -239,7 +247,11 @@ export async function benchLighthouse(): Promise<{ markdown: string; pass: boole
     })
     const version = spawnSync(chromePath, ['--version']).stdout.toString().trim() || 'Chromium'
     const results: PageResult[] = []
-    for (const target of targets) results.push(await measurePage(server.url, chrome.port, target))
+    const only = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').map((name) => name.trim().toLowerCase())
+    for (const target of targets.filter(
+      (t) => !only || only.some((name) => t.name.toLowerCase().startsWith(name)),
+    ))
+      results.push(await measurePage(server.url, chrome.port, target))
     return section(results, version)
   } finally {
     chrome?.kill()

@@ -10,10 +10,12 @@ import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import type { CalculatorConfig } from '../domain/calculator-config'
 import type { SiteContent } from '../domain/contract/content-public'
+import type { Environment } from '../domain/environment'
 import type { Offer } from '../domain/offer'
 import { channelsOfKind } from '../domain/payments/channels'
 import type { Contact } from '../domain/reference'
 import { AppServicesProvider } from './app/app-context'
+import { DEPLOYMENT_QUERY_KEY } from './app/deployment'
 import { createAppServices } from './app/services'
 import { defaultOfferRequest, preloadCalculator } from './features/calculator/calculator-preload'
 import { loadMessages, MessagesProvider } from './i18n/messages'
@@ -55,6 +57,8 @@ export interface PrerenderData {
   offer: Offer | null
   siteContent: SiteContent
   contacts: Contact[]
+  /** GET /public/environment's answer: the sandbox banner is part of the page (no shift when the app asks). */
+  environment: Environment
 }
 
 export interface RenderedPage {
@@ -75,6 +79,7 @@ export async function render(url: string, data: PrerenderData): Promise<Rendered
     preloadCalculator(queryClient, data.calculatorConfig, data.offer)
     queryClient.setQueryData(siteContentQueryKey, data.siteContent)
     queryClient.setQueryData(contactsQueryKey, data.contacts)
+    queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, data.environment)
     const router = createAppRouter(
       {
         api: services.api,

@@ -1,19 +1,24 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
+import type { Environment } from '../domain/environment'
+import { SANDBOX_COOKIE } from '../domain/journey/routing'
+import { SSR_STATE_ID } from '../domain/page-shell'
 import { AppServicesProvider } from './app/app-context'
 import { applicationMachineRoutes } from './app/application-services'
 import { authRedirect } from './app/auth-guards'
 import { takeCalculatorQuery } from './app/calculator-form'
 import { installChunkReload } from './app/chunk-reload'
 import { readCookie } from './app/cookies'
+import { announceDeployment, DEPLOYMENT_QUERY_KEY, fetchDeployment } from './app/deployment'
 import { journeyMachineRoute } from './app/journey-routing'
 import { followMachines, machineRoute } from './app/machine-routing'
 import { trackNavigation } from './app/navigation'
 import { createAppServices, TOKEN_COOKIE } from './app/services'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
+import { preloadSandboxPanel } from './ui/layout/sandbox-banner'
 import './ui/styles/index.css'
 
 installChunkReload()
@@ -38,7 +43,7 @@ followMachines(router, [
 
 // A public page the server rendered (docs/decisions/0040): the query cache it was rendered with comes with it.
 const container = document.getElementById('root')!
-const serverState = document.getElementById('ssr-state')?.textContent
+const serverState = document.getElementById(SSR_STATE_ID)?.textContent
 // The server renders for a visitor: a browser with a session renders its own page over the server's.
 const fromServer = Boolean(serverState) && container.firstElementChild !== null
 const hydrating = fromServer && readCookie(TOKEN_COOKIE) === null
@@ -47,7 +52,38 @@ if (serverState)
   for (const [key, data] of JSON.parse(serverState) as [unknown[], unknown][])
     if (hydrating || key[1] !== 'calculator') services.queryClient.setQueryData(key, data)
 
-loadMessages('en').then(async (messages) => {
+/**
+ * How long the first render may wait for the deployment's answer when the page did not come with it: it is asked
+ * beside the texts, and a server slower than this gets its banner late rather than holding the page.
+ */
+const DEPLOYMENT_WAIT_MS = 2_000
+/**
+ * The deployment (the sandbox banner, docs/decisions/0018) is known at the first render, so the banner is part of
+ * it rather than pushing the page down when it arrives (issue 21: Lighthouse counted a layout shift of 0.084): a
+ * server-rendered page came with it, any other page asks for it beside its texts.
+ */
+function knowDeployment(): Promise<unknown> {
+  // The QA panel's code, when this browser is sure to show it (the QA cookie, the instance's sandbox mode): a
+  // client's own sandbox mode is only known with the client, and a visitor without either never loads it.
+  const known = (environment: Environment) => {
+    if (environment.sandbox && (environment.sandboxMode || readCookie(SANDBOX_COOKIE) !== null))
+      preloadSandboxPanel()
+  }
+  const given = services.queryClient.getQueryData<Environment>(DEPLOYMENT_QUERY_KEY)
+  if (given) {
+    announceDeployment(given)
+    known(given)
+    return Promise.resolve()
+  }
+  const asked = fetchDeployment(services.api).then((environment) => {
+    if (!environment) return
+    services.queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, environment)
+    known(environment)
+  })
+  return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, DEPLOYMENT_WAIT_MS))])
+}
+
+Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
   const app = (
     <StrictMode>
       <MessagesProvider messages={messages}>
@@ -61,9 +97,17 @@ loadMessages('en').then(async (messages) => {
   )
   // The page on screen stays until the app can draw it whole: its route code, texts and guards are loaded first.
   if (fromServer) await router.load()
+  // In a transition, React renders (and hydrates) in slices of a few milliseconds, yielding to the browser in
+  // between, instead of one task as long as the whole page: on a slow phone that task held the main thread for
+  // hundreds of milliseconds (Lighthouse's total blocking time, issue 21). What is on screen stays meanwhile.
   if (hydrating) {
     // Rendered as the server did: the router's markup without the pending boundary of a client-only start.
     router.ssr = { manifest: undefined }
-    hydrateRoot(container, app)
-  } else createRoot(container).render(app)
+    startTransition(() => {
+      hydrateRoot(container, app)
+    })
+  } else {
+    const root = createRoot(container)
+    startTransition(() => root.render(app))
+  }
 })

@@ -20,6 +20,8 @@ import { pathToFileURL } from 'node:url'
 import type { CalculatorConfig } from '../../domain/calculator-config'
 import type { SiteContent } from '../../domain/contract/content-public'
 import type { OfferRequest } from '../../domain/contract/pricing'
+import type { Environment } from '../../domain/environment'
+import { SSR_STATE_ID } from '../../domain/page-shell'
 import { manilaDate } from '../../domain/pricing/manila-date'
 import type { Contact } from '../../domain/reference'
 import { errorForLog } from '../db/errors'
@@ -27,12 +29,12 @@ import type { AppDeps } from '../deps'
 import { siteContent } from '../services/content/site-content'
 import { lendingConfig, priceOffer } from '../services/pricing'
 import { listContacts } from '../services/reference'
+import { deploymentEnvironment } from '../services/sandbox/environment'
 
 /** How often a page request may look at the data again; between looks, the pages are served as they are. */
 export const CHECK_MS = 1_000
 /** The contacts are reference data: read again at most this often. */
 const CONTACTS_MS = 60_000
-const STATE_ID = 'ssr-state'
 
 /** What src/entry-server.tsx exports (the bundle is loaded at run time, so typed here by hand). */
 export interface ServerBundle {
@@ -45,6 +47,7 @@ export interface ServerBundle {
       offer: unknown
       siteContent: SiteContent
       contacts: Contact[]
+      environment: Environment
     },
   ): Promise<{ html: string; title: string; state: string; status: number }>
 }
@@ -92,7 +95,7 @@ export async function fillTemplate(
   return html.replace(
     '<div id="root"></div>',
     () =>
-      `<div id="root">${page.html}</div><script type="application/json" id="${STATE_ID}">${scriptJson(page.state)}</script>`,
+      `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ID}">${scriptJson(page.state)}</script>`,
   )
 }
 
@@ -128,14 +131,16 @@ export function createPrerenderer(
 
   /** Everything the pages show that can change while the server runs, and the key that tells it changed. */
   async function readData() {
-    const [config, content, contactList] = await Promise.all([
+    const [config, content, contactList, environment] = await Promise.all([
       lendingConfig(db),
       siteContent(deps),
       readContacts(),
+      deploymentEnvironment(deps),
     ])
     const today = manilaDate(deps.now())
-    const key = JSON.stringify([today, config.versions, content, contactList])
-    return { config, content, contacts: contactList, today, key }
+    // The instance's sandbox mode is switched at run time from the back office: the banner's markup follows.
+    const key = JSON.stringify([today, config.versions, content, contactList, environment])
+    return { config, content, contacts: contactList, environment, today, key }
   }
 
   async function renderAll(bundle: ServerBundle, data: Awaited<ReturnType<typeof readData>>) {
@@ -160,6 +165,7 @@ export function createPrerenderer(
         offer,
         siteContent: data.content,
         contacts: data.contacts,
+        environment: data.environment,
       })
       // The router's not-found or error page is not a page to keep: the SPA answers such a path itself.
       if (page.status !== 200) continue

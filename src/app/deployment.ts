@@ -26,6 +26,15 @@ export function fetchDeployment(api: ApiClient, signal?: AbortSignal): Promise<E
 }
 
 /**
+ * An answer the page came with (a server-rendered page's query cache, or one asked before the first render,
+ * src/main.tsx): known to `knownDeployment` and told to the listeners as if it had just been asked.
+ */
+export function announceDeployment(environment: Environment): void {
+  latest = Promise.resolve(environment)
+  for (const listener of listeners) listener(environment)
+}
+
+/**
  * Calls `listener` with every answer from now on (the journey's sandbox facts read the instance's sandbox mode
  * from it, docs/decisions/0039). Answers the function that stops it.
  */

@@ -7,12 +7,14 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
+import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
 import type { Environment } from '../../domain/environment'
 import { authMachine } from '../../machines/auth.machine'
 import { ApiError } from '../../src/api/client'
 import { AppServicesProvider } from '../../src/app/app-context'
+import { DEPLOYMENT_QUERY_KEY } from '../../src/app/deployment'
 import type { AppServices } from '../../src/app/services'
 import { loadMessages, MessagesProvider } from '../../src/i18n/messages'
 import { SandboxBanner } from '../../src/ui/layout/sandbox-banner'
@@ -84,5 +86,32 @@ describe('sandbox banner', () => {
     })
     await waitFor(() => expect(get).toHaveBeenCalled())
     expect(screen.queryByRole('region', { name: 'Sandbox environment' })).toBeNull()
+  })
+
+  it('is rendered by the server from the answer the page comes with, leaving the QA panel to the browser', async () => {
+    // The server knows neither the QA cookie nor the client: even in the instance's sandbox mode it renders the
+    // banner alone, and the browser, hydrating the same markup, adds the panel after (no mismatch, no shift).
+    const queryClient = new QueryClient()
+    queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, environment(true, true))
+    const get = vi.fn()
+    const services = {
+      api: withCall({ get, page: vi.fn() }),
+      queryClient,
+      auth: createActor(authMachine, { input: {} }).start(),
+    } as unknown as AppServices
+    const html = renderToString(
+      <MessagesProvider messages={await loadMessages('en')}>
+        <AppServicesProvider services={services}>
+          <QueryClientProvider client={queryClient}>
+            <SandboxBanner />
+          </QueryClientProvider>
+        </AppServicesProvider>
+      </MessagesProvider>,
+    )
+    expect(html).toMatch(
+      /^<section class="sandbox-banner" aria-label="Sandbox environment"><p[^>]*>.*<\/p><\/section>$/,
+    )
+    expect(html).toContain('Nothing here is real')
+    expect(get).not.toHaveBeenCalled()
   })
 })

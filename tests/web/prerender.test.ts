@@ -111,6 +111,11 @@ describe('the server-rendered home page', () => {
     const keys = (JSON.parse(state!) as [unknown[], unknown][]).map(([key]) => key)
     expect(keys).toContainEqual(['public', 'calculator', 'config'])
     expect(keys).toContainEqual(['public', 'site-content'])
+    // The deployment's answer, so the sandbox banner is in the HTML rather than pushing the page down later.
+    expect(keys).toContainEqual(['public', 'environment'])
+    expect(html).toMatch(
+      /<section class="sandbox-banner" aria-label="[^"]+"><p class="sandbox-banner__text">/,
+    )
     expect(res.headers.get('content-security-policy')).toBe(spaCsp(html))
     const styleSrc = res.headers
       .get('content-security-policy')!
