@@ -15,6 +15,7 @@ import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { loadSecrets } from '../server/auth/secrets'
 import { openDatabase } from '../server/db/client'
+import { startMaintenance } from '../server/db/maintenance'
 import { seedReferenceData } from '../server/db/seed'
 import type { AppDeps } from '../server/deps'
 import { createApp } from '../server/http/app'
@@ -39,6 +40,8 @@ const database = process.env.DATABASE_URL
 await seedReferenceData(database.db)
 // Request logs go to a sink: the benchmark measures the API, not the terminal.
 const logger = createLogger('silent')
+// As server/main.ts runs it: the embedded database's autovacuum (docs/decisions/0051).
+startMaintenance(database, logger)
 const deps: AppDeps = {
   database,
   logger,

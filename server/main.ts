@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { loadSecrets } from './auth/secrets'
 import { type Database, openDatabase } from './db/client'
 import { DataDirLockedError } from './db/lock'
+import { startMaintenance } from './db/maintenance'
 import { seedReferenceData } from './db/seed'
 import type { AppDeps } from './deps'
 import { type Env, EnvError, readEnv } from './env'
@@ -110,6 +111,8 @@ try {
   throw error
 }
 await seedReferenceData(database.db, { psgc: true })
+// The embedded database has no autovacuum: the server analyzes and vacuums its tables (docs/decisions/0051).
+const stopMaintenance = startMaintenance(database, logger)
 
 const secrets = loadSecrets(process.env, env.dataDir)
 
@@ -205,6 +208,7 @@ async function shutdown(signal: string) {
   await stopWorker()
   await stopGatewayWorker()
   await stopServicingWorker()
+  await stopMaintenance()
   await providers.close()
   await database.close()
   process.exit(0)
