@@ -46,7 +46,8 @@ async function expectStep(
   expect(await serverFlow(page, request)).toEqual({ step, status: 'active' })
   await page.reload()
   await expect(page).toHaveURL(url)
-  await expect(ready()).toBeVisible()
+  // A reload restores the session, then the journey, then the step's page: on a loaded 2-core box, as long.
+  await expect(ready()).toBeVisible({ timeout: 30_000 })
   // Still there after the app has restored the session and fetched the flow again.
   await page.waitForLoadState('networkidle')
   await expect(page).toHaveURL(url)

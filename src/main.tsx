@@ -97,17 +97,14 @@ Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
   )
   // The page on screen stays until the app can draw it whole: its route code, texts and guards are loaded first.
   if (fromServer) await router.load()
-  // In a transition, React renders (and hydrates) in slices of a few milliseconds, yielding to the browser in
-  // between, instead of one task as long as the whole page: on a slow phone that task held the main thread for
-  // hundreds of milliseconds (Lighthouse's total blocking time, issue 21). What is on screen stays meanwhile.
   if (hydrating) {
     // Rendered as the server did: the router's markup without the pending boundary of a client-only start.
     router.ssr = { manifest: undefined }
+    // Hydrated in a transition: React works in slices of a few milliseconds and yields to the browser between
+    // them, instead of one task as long as the whole page (on a slow phone it held the main thread for hundreds
+    // of milliseconds: Lighthouse's total blocking time, issue 21). The server's page stays on screen meanwhile.
     startTransition(() => {
       hydrateRoot(container, app)
     })
-  } else {
-    const root = createRoot(container)
-    startTransition(() => root.render(app))
-  }
+  } else createRoot(container).render(app)
 })
