@@ -9,9 +9,10 @@
  * section alone and rewrites it in docs/benchmarks.md.
  *
  * Settings (environment): BENCH_LIGHTHOUSE_DIST (a build to serve instead of building one; its server render,
- * if any, beside it as `<dir>-ssr`), BENCH_LIGHTHOUSE_RUNS (3), BENCH_LIGHTHOUSE_PAGES (the pages whose names start so,
- * comma-separated, e.g. `home,my loan`; a partial run is for trying a change, not for the record), BENCH_LIGHTHOUSE_REPORTS=<dir> (every run's full
- * Lighthouse JSON written there, to see what the blocking time and the paints are made of).
+ * if any, beside it as `<dir>-ssr`), BENCH_LIGHTHOUSE_RUNS (3), BENCH_LIGHTHOUSE_PAGES (the pages whose names
+ * start so, comma-separated, e.g. `home,my loan`; a partial run is for trying a change, not for the record),
+ * BENCH_LIGHTHOUSE_REPORTS=<dir> (every run's full Lighthouse JSON written there, to see what the blocking time
+ * and the paints are made of).
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -3,7 +3,6 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode, startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import type { Environment } from '../domain/environment'
-import { SANDBOX_COOKIE } from '../domain/journey/routing'
 import { SSR_STATE_ID } from '../domain/page-shell'
 import { AppServicesProvider } from './app/app-context'
 import { applicationMachineRoutes } from './app/application-services'
@@ -63,22 +62,16 @@ const DEPLOYMENT_WAIT_MS = 2_000
  * server-rendered page came with it, any other page asks for it beside its texts.
  */
 function knowDeployment(): Promise<unknown> {
-  // The QA panel's code, when this browser is sure to show it (the QA cookie, the instance's sandbox mode): a
-  // client's own sandbox mode is only known with the client, and a visitor without either never loads it.
-  const known = (environment: Environment) => {
-    if (environment.sandbox && (environment.sandboxMode || readCookie(SANDBOX_COOKIE) !== null))
-      preloadSandboxPanel()
-  }
   const given = services.queryClient.getQueryData<Environment>(DEPLOYMENT_QUERY_KEY)
   if (given) {
     announceDeployment(given)
-    known(given)
+    preloadSandboxPanel(given)
     return Promise.resolve()
   }
   const asked = fetchDeployment(services.api).then((environment) => {
     if (!environment) return
     services.queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, environment)
-    known(environment)
+    preloadSandboxPanel(environment)
   })
   return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, DEPLOYMENT_WAIT_MS))])
 }

@@ -7,6 +7,7 @@
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
+import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createActor } from 'xstate'
@@ -29,6 +30,20 @@ const environment = (sandbox: boolean, sandboxMode = false): Environment => ({
   captcha: { provider: 'sandbox', siteKey: null },
 })
 
+/** The banner with what it reads from the app (texts, services, the query cache), before `after`. */
+async function bannerPage(services: AppServices, after?: ReactNode) {
+  return (
+    <MessagesProvider messages={await loadMessages('en')}>
+      <AppServicesProvider services={services}>
+        <QueryClientProvider client={services.queryClient}>
+          <SandboxBanner />
+          {after}
+        </QueryClientProvider>
+      </AppServicesProvider>
+    </MessagesProvider>
+  )
+}
+
 async function renderBanner(
   get: (path: string, options?: { quiet?: boolean }) => Promise<unknown>,
   page: (path: string) => Promise<unknown> = async () => ({ items: [] }),
@@ -37,17 +52,7 @@ async function renderBanner(
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   // Nobody logged in: the panel's "me" needs a client session.
   const auth = createActor(authMachine, { input: {} }).start()
-  const services = { api, queryClient, auth } as unknown as AppServices
-  render(
-    <MessagesProvider messages={await loadMessages('en')}>
-      <AppServicesProvider services={services}>
-        <QueryClientProvider client={queryClient}>
-          <SandboxBanner />
-          <p>page</p>
-        </QueryClientProvider>
-      </AppServicesProvider>
-    </MessagesProvider>,
-  )
+  render(await bannerPage({ api, queryClient, auth } as unknown as AppServices, <p>page</p>))
   return api.get as ReturnType<typeof vi.fn>
 }
 
@@ -99,15 +104,7 @@ describe('sandbox banner', () => {
       queryClient,
       auth: createActor(authMachine, { input: {} }).start(),
     } as unknown as AppServices
-    const html = renderToString(
-      <MessagesProvider messages={await loadMessages('en')}>
-        <AppServicesProvider services={services}>
-          <QueryClientProvider client={queryClient}>
-            <SandboxBanner />
-          </QueryClientProvider>
-        </AppServicesProvider>
-      </MessagesProvider>,
-    )
+    const html = renderToString(await bannerPage(services))
     expect(html).toMatch(
       /^<section class="sandbox-banner" aria-label="Sandbox environment"><p[^>]*>.*<\/p><\/section>$/,
     )

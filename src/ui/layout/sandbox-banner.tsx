@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react'
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react'
+import type { Environment } from '../../../domain/environment'
 import { SANDBOX_COOKIE } from '../../../domain/journey/routing'
 import { type AuthSnapshot, isLoggedIn } from '../../../machines/auth.machine'
 import { useAuthActor } from '../../app/app-context'
@@ -34,12 +35,14 @@ const loadPanel = () => {
 const LazySandboxPanel = lazy(loadPanel)
 
 /**
- * Starts loading the panel as soon as the deployment is known to be a sandbox one (src/main.tsx): by the time a
- * grant shows it, it is there, rather than arriving after the page and pushing it down. Never on a production
- * deployment, which has no sandbox.
+ * Starts loading the panel as soon as the deployment's answer says this browser will show it (src/main.tsx): the
+ * QA cookie or the instance's sandbox mode, the grants known before the client is. By the time the banner shows
+ * it, it is there, rather than arriving after the page and pushing it down. A visitor without either, and every
+ * production deployment, never loads it.
  */
-export function preloadSandboxPanel(): void {
-  void loadPanel().catch(() => {})
+export function preloadSandboxPanel(environment: Environment): void {
+  if (environment.sandbox && (environment.sandboxMode || readCookie(SANDBOX_COOKIE) !== null))
+    void loadPanel().catch(() => {})
 }
 
 const subscribeNothing = () => () => {}
