@@ -157,13 +157,14 @@ test('a new visitor goes from the calculator through every registration step to 
   // The amount chosen on the calculator at the start is still the one offered.
   await expect(page.getByRole('region', { name: 'Loan calculator' })).toContainText('5 100')
 
-  // No script error; the only refused calls are the identity-check screen asking for a session before one
-  // exists (404 is its "none yet", on the first visit and on the reload).
+  // No script error (a hydration mismatch on any reloaded step is one); the only refused call is the identity-check
+  // screen asking for a session before one exists (404 is its "none yet"). On the reload the server asks it while
+  // it renders the page for the session (ADR 0052) and the browser hydrates with that answer, unless the render
+  // was slower than its deadline on a loaded box: then the browser asks once more.
   expect(errors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([])
-  expect(refused).toEqual([
-    'GET /web/private/client/veriff/session 404',
-    'GET /web/private/client/veriff/session 404',
-  ])
+  expect(refused.length).toBeGreaterThanOrEqual(1)
+  expect(refused.length).toBeLessThanOrEqual(2)
+  expect(new Set(refused)).toEqual(new Set(['GET /web/private/client/veriff/session 404']))
   expect(errors).toHaveLength(refused.length)
 })
 

@@ -1,29 +1,40 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
-import { StrictMode, startTransition } from 'react'
+import { type ReactNode, StrictMode, startTransition, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import type { Environment } from '../domain/environment'
 import { SSR_STATE_ID } from '../domain/page-shell'
 import { AppServicesProvider } from './app/app-context'
 import { applicationMachineRoutes } from './app/application-services'
-import { authRedirect } from './app/auth-guards'
+import { authRedirect, SETTLE_TIMEOUT_MS } from './app/auth-guards'
 import { takeCalculatorQuery } from './app/calculator-form'
 import { installChunkReload } from './app/chunk-reload'
 import { readCookie } from './app/cookies'
 import { announceDeployment, DEPLOYMENT_QUERY_KEY, fetchDeployment } from './app/deployment'
 import { journeyMachineRoute } from './app/journey-routing'
+import { sessionKnown } from './app/journey-services'
 import { followMachines, machineRoute } from './app/machine-routing'
 import { trackNavigation } from './app/navigation'
 import { createAppServices, TOKEN_COOKIE } from './app/services'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
+import { preloadClientExtras } from './ui/layout/layout'
 import { preloadSandboxPanel } from './ui/layout/sandbox-banner'
 import './ui/styles/index.css'
 
 installChunkReload()
 // Apply now pressed on the server's page before the app ran: its figures, kept before the router reads the address.
 takeCalculatorQuery(window.location, window.history)
-const services = createAppServices()
+// A public page the server rendered (docs/decisions/0040): the query cache it was rendered with comes with it.
+const container = document.getElementById('root')!
+const stateElement = document.getElementById(SSR_STATE_ID)
+const serverState = stateElement?.textContent
+const fromServer = Boolean(serverState) && container.firstElementChild !== null
+// A page the server rendered for this browser's session (ADR 0052) is hydrated with it; one rendered for a visitor
+// (a public page) is hydrated only by a browser without a session, any other renders its own page over it.
+const forSession = fromServer && stateElement?.dataset.for === 'session'
+const hydrating = forSession || (fromServer && readCookie(TOKEN_COOKIE) === null)
+const services = createAppServices({ sessionPage: forSession })
 const router = createAppRouter({
   api: services.api,
   queryClient: services.queryClient,
@@ -40,16 +51,19 @@ followMachines(router, [
   ...applicationMachineRoutes(services.application),
 ])
 
-// A public page the server rendered (docs/decisions/0040): the query cache it was rendered with comes with it.
-const container = document.getElementById('root')!
-const serverState = document.getElementById(SSR_STATE_ID)?.textContent
-// The server renders for a visitor: a browser with a session renders its own page over the server's.
-const fromServer = Boolean(serverState) && container.firstElementChild !== null
-const hydrating = fromServer && readCookie(TOKEN_COOKIE) === null
 if (serverState)
   // The calculator's visitor offer is only for the markup it hydrates; a client's calculator prices their own.
   for (const [key, data] of JSON.parse(serverState) as [unknown[], unknown][])
     if (hydrating || key[1] !== 'calculator') services.queryClient.setQueryData(key, data)
+
+/**
+ * A session's page is inert until the app has hydrated it (ADR 0052): a press on a server-rendered button before
+ * then would do nothing. The app's first effects run once hydration has committed.
+ */
+function Hydrated({ container, children }: { container: HTMLElement; children: ReactNode }) {
+  useEffect(() => container.removeAttribute('inert'), [container])
+  return children
+}
 
 /**
  * How long the first render may wait for the deployment's answer when the page did not come with it: it is asked
@@ -88,7 +102,9 @@ Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
       </MessagesProvider>
     </StrictMode>
   )
-  // The page on screen stays until the app can draw it whole: its route code, texts and guards are loaded first.
+  // The page on screen stays until the app can draw it whole: its route code, texts and guards are loaded first,
+  // and, for a session's page, the session itself (the header shows who is logged in).
+  if (forSession) await Promise.all([sessionKnown(services, SETTLE_TIMEOUT_MS), preloadClientExtras()])
   if (fromServer) await router.load()
   if (hydrating) {
     // Rendered as the server did: the router's markup without the pending boundary of a client-only start.
@@ -97,7 +113,10 @@ Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
     // them, instead of one task as long as the whole page (on a slow phone it held the main thread for hundreds
     // of milliseconds: Lighthouse's total blocking time, issue 21). The server's page stays on screen meanwhile.
     startTransition(() => {
-      hydrateRoot(container, app)
+      hydrateRoot(container, forSession ? <Hydrated container={container}>{app}</Hydrated> : app)
     })
-  } else createRoot(container).render(app)
+  } else {
+    container.removeAttribute('inert')
+    createRoot(container).render(app)
+  }
 })

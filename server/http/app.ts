@@ -3,7 +3,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
+import { getCookie } from 'hono/cookie'
 import pkg from '../../package.json' with { type: 'json' }
+import { TOKEN_COOKIE } from '../auth/transport'
 import { errorForLog, isDatabaseUnavailable } from '../db/errors'
 import type { AppDeps } from '../deps'
 import type { AppEnv } from './context'
@@ -12,7 +14,7 @@ import { failureOf } from './errors'
 import { guardRequest } from './guards'
 import { serveManifest } from './manifest'
 import { buildOpenApi } from './openapi'
-import { prerendererFor, type ServerBundle } from './prerender'
+import { type Prerenderer, prerendererFor, type ServerBundle } from './prerender'
 import { type AnyRoute, mountRoutes } from './route'
 import { allRoutes } from './routes'
 import { API_CSP, documentHeaders } from './security-headers'
@@ -24,6 +26,8 @@ export interface AppOptions {
   routes?: AnyRoute[]
   /** The server render of the public pages; default: the bundle beside `staticDir` (server/http/prerender.ts). */
   serverBundle?: Promise<ServerBundle | undefined>
+  /** How long a session's page may take on the server (ADR 0052); tests rendering from the sources allow more. */
+  sessionRenderMs?: number
 }
 
 /** The pattern of the route that answered (`/web/private/client/application/:id`), for the request log. */
@@ -95,15 +99,40 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     return fail(c, 500, 'internalError', 'Internal server error.')
   })
 
+  /**
+   * A page for the request's session (ADR 0052): the server asks its own API in process, as the browser would,
+   * with the session's token and the caller's address and headers (rate limits and logs see the same caller).
+   */
+  function sessionPage(c: Context<AppEnv>, path: string, prerendered: Prerenderer) {
+    const cookies = c.req.header('cookie') ?? ''
+    const token = getCookie(c, TOKEN_COOKIE)
+    // No session, or one the app would not send (a token is a JWT: three base64url parts).
+    if (!token || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token) || token.length > 4096)
+      return Promise.resolve(undefined)
+    const requestId = c.get('requestId') ?? randomUUID()
+    const passed = ['user-agent', 'accept-language', 'x-forwarded-for', 'x-forwarded-proto']
+    const fetchInProcess: typeof fetch = (input, init) => {
+      const request = new Request(new URL(String(input), new URL(c.req.url).origin), init)
+      for (const name of passed) {
+        const value = c.req.header(name)
+        if (value !== undefined) request.headers.set(name, value)
+      }
+      request.headers.set('x-request-id', requestId)
+      return Promise.resolve(app.fetch(request, c.env))
+    }
+    return prerendered.sessionPage(path, { token, cookies, fetch: fetchInProcess, requestId })
+  }
+
   // The web app manifest, built from the back office's app entry (issue 22 item 3): before the SPA's catch-all.
   serveManifest(app, deps)
   if (options.staticDir) {
     // The public pages rendered on the server when the build has its server bundle (ADR 0040).
-    const prerendered = prerendererFor(deps, options.staticDir, options.serverBundle)
+    const prerendered = prerendererFor(deps, options.staticDir, options.serverBundle, options.sessionRenderMs)
     serveSpa(app, options.staticDir, {
       trustProxy: deps.trustProxy,
       captchaProvider: deps.captcha?.name,
       renderPage: prerendered && ((path) => prerendered.page(path)),
+      renderSessionPage: prerendered && ((c, path) => sessionPage(c, path, prerendered)),
     })
   }
   // Outside /web and the web app's GETs (a POST to /, any path without a built app): still with the headers.

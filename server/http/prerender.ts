@@ -14,7 +14,7 @@
  * index.html as it always did.
  */
 import { existsSync, statSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { CalculatorConfig } from '../../domain/calculator-config'
@@ -50,6 +50,19 @@ export interface ServerBundle {
       environment: Environment
     },
   ): Promise<{ html: string; title: string; state: string; status: number }>
+  /** A logged-in client's page (ADR 0052); null when the browser is to render it itself. */
+  renderSession?(
+    url: string,
+    input: { token: string; cookies: string; fetch: typeof globalThis.fetch; environment: Environment },
+  ): Promise<{ html: string; title: string; state: string; status: number } | null>
+}
+
+/** The request a session's page is rendered for: its token, its cookies, and the server's API to ask. */
+export interface SessionRequest {
+  token: string
+  cookies: string
+  fetch: typeof globalThis.fetch
+  requestId?: string
 }
 
 export interface Prerenderer {
@@ -60,7 +73,18 @@ export interface Prerenderer {
   page(path: string): Promise<string | undefined>
   /** Renders every page (start-up); resolves when done, whether or not it worked. */
   ready: Promise<void>
+  /**
+   * The page at a path as the session's client sees it (ADR 0052), rendered for this request; undefined when
+   * the browser is to render it (no bundle, a redirect, a failed call, slower than SESSION_RENDER_MS).
+   */
+  sessionPage(path: string, request: SessionRequest): Promise<string | undefined>
 }
+
+/**
+ * How long a client's page may take to render on the server. Past it the browser gets the app's shell and
+ * renders the page itself, as it did before the server rendered such pages: never slower than that.
+ */
+export const SESSION_RENDER_MS = 1_500
 
 /** Where the server bundle of a browser build lives: beside it, `dist` -> `dist-ssr`. */
 export const serverBundleDir = (staticDir: string) => `${resolve(staticDir)}-ssr`
@@ -83,7 +107,13 @@ export async function fillTemplate(
   template: string,
   staticDir: string,
   page: { html: string; title: string; state: string },
+  options: { forSession?: boolean } = {},
 ): Promise<string> {
+  return fillInlined(await inlineStyles(template, staticDir), page, options)
+}
+
+/** index.html with its stylesheets inline. */
+async function inlineStyles(template: string, staticDir: string): Promise<string> {
   let html = template
   for (const link of template.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*>/g)) {
     const href = /\bhref="(\/assets\/[^"?#]+\.css)"/.exec(link[0])?.[1]
@@ -91,11 +121,25 @@ export async function fillTemplate(
     const css = await readFile(join(staticDir, href), 'utf8')
     html = html.replace(link[0], () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`)
   }
-  html = html.replace(/<title>[\s\S]*?<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+  return html
+}
+
+/**
+ * The page in a template whose styles are inline. A session's page (ADR 0052) is marked so the browser
+ * hydrates it with that session, and is inert until it has: nothing on it works before the app does.
+ */
+function fillInlined(
+  template: string,
+  page: { html: string; title: string; state: string },
+  options: { forSession?: boolean },
+): string {
+  const html = template.replace(/<title>[\s\S]*?<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+  const root = options.forSession ? '<div id="root" inert>' : '<div id="root">'
+  const marker = options.forSession ? ' data-for="session"' : ''
   return html.replace(
     '<div id="root"></div>',
     () =>
-      `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ID}">${scriptJson(page.state)}</script>`,
+      `${root}${page.html}</div><script type="application/json" id="${SSR_STATE_ID}"${marker}>${scriptJson(page.state)}</script>`,
   )
 }
 
@@ -110,7 +154,12 @@ export async function loadServerBundle(dir: string): Promise<ServerBundle | unde
 
 export function createPrerenderer(
   deps: AppDeps,
-  options: { staticDir: string; bundle: Promise<ServerBundle | undefined> },
+  options: {
+    staticDir: string
+    bundle: Promise<ServerBundle | undefined>
+    /** The deadline of a session's page; default SESSION_RENDER_MS (tests render from the sources: slower). */
+    sessionRenderMs?: number
+  },
 ): Prerenderer {
   const staticDir = resolve(options.staticDir)
   const db = deps.database.db
@@ -221,8 +270,64 @@ export function createPrerenderer(
 
   const ready = refreshOnce()
 
+  /** index.html with its styles inline, for the sessions' pages: read again only when index.html changes. */
+  let sessionTemplate: { mtimeMs: number; html: Promise<string> } | undefined
+  const templateForSessions = async () => {
+    const { mtimeMs } = await stat(join(staticDir, 'index.html'))
+    if (sessionTemplate?.mtimeMs !== mtimeMs)
+      sessionTemplate = {
+        mtimeMs,
+        html: readFile(join(staticDir, 'index.html'), 'utf8').then((html) => inlineStyles(html, staticDir)),
+      }
+    return sessionTemplate.html
+  }
+
+  async function renderForSession(path: string, request: SessionRequest): Promise<string | undefined> {
+    const bundle = await options.bundle
+    if (!bundle?.renderSession || broken) return undefined
+    const started = performance.now()
+    const [environment, template] = await Promise.all([
+      deploymentEnvironment(deps, request.requestId),
+      templateForSessions(),
+    ])
+    const page = await bundle.renderSession(path, {
+      token: request.token,
+      cookies: request.cookies,
+      fetch: request.fetch,
+      environment,
+    })
+    deps.logger.info(
+      {
+        requestId: request.requestId,
+        event: 'prerender.session',
+        rendered: page !== null,
+        ms: Math.round(performance.now() - started),
+      },
+      page ? 'session page rendered' : 'session page left to the browser',
+    )
+    return page ? fillInlined(template, page, { forSession: true }) : undefined
+  }
+
   return {
     ready,
+    async sessionPage(path, request) {
+      let timer: Parameters<typeof clearTimeout>[0]
+      const late = new Promise<undefined>((resolve) => {
+        timer = setTimeout(resolve, options.sessionRenderMs ?? SESSION_RENDER_MS)
+      })
+      const rendered = renderForSession(path, request).catch((error: unknown) => {
+        deps.logger.warn(
+          { requestId: request.requestId, event: 'prerender.session_failed', err: errorForLog(error) },
+          'session page not rendered',
+        )
+        return undefined
+      })
+      try {
+        return await Promise.race([rendered, late])
+      } finally {
+        clearTimeout(timer)
+      }
+    },
     async page(path) {
       const key = pageKey(path)
       if (broken || (publicKeys.size > 0 && !publicKeys.has(key))) return undefined
@@ -247,10 +352,11 @@ export function prerendererFor(
   deps: AppDeps,
   staticDir: string,
   bundle?: Promise<ServerBundle | undefined>,
+  sessionRenderMs?: number,
 ): Prerenderer | undefined {
   const index = join(staticDir, 'index.html')
   if (!existsSync(index)) return undefined
-  if (bundle) return createPrerenderer(deps, { staticDir, bundle })
+  if (bundle) return createPrerenderer(deps, { staticDir, bundle, sessionRenderMs })
   const dir = serverBundleDir(staticDir)
   const file = join(dir, 'entry-server.js')
   if (!existsSync(file)) return undefined
@@ -263,5 +369,5 @@ export function prerendererFor(
     )
     return undefined
   }
-  return createPrerenderer(deps, { staticDir, bundle: loadServerBundle(dir) })
+  return createPrerenderer(deps, { staticDir, bundle: loadServerBundle(dir), sessionRenderMs })
 }

@@ -122,6 +122,12 @@ interface HtmlAnswer {
 type Bytes = Uint8Array<ArrayBuffer>
 const bytesOf = (buffer: Buffer) => buffer as Uint8Array as Bytes
 
+/**
+ * Brotli's quality for a page compressed per request: about as small as gzip's best at a small part of the time
+ * of quality 11 (tens of milliseconds on a 50 KB page), which the shared pages can afford once and these cannot.
+ */
+const SESSION_BROTLI_QUALITY = 5
+
 /** HTML answers kept (index.html and any page rendered on the server): enough for every page, bounded. */
 const HTML_ANSWERS_KEPT = 64
 
@@ -132,6 +138,11 @@ export interface SpaOptions {
   captchaProvider?: string
   /** A known page rendered on the server (server/http/prerender.ts, ADR 0040); undefined: index.html. */
   renderPage?: (pathname: string) => Promise<string | undefined>
+  /**
+   * A known page rendered for the request's session (ADR 0052); undefined: the page above, or index.html.
+   * Asked only for a request that carries a session.
+   */
+  renderSessionPage?: (c: Context<AppEnv>, pathname: string) => Promise<string | undefined>
 }
 
 export function serveSpa(app: Hono<AppEnv>, root: string, options: SpaOptions = {}) {
@@ -197,6 +208,36 @@ export function serveSpa(app: Hono<AppEnv>, root: string, options: SpaOptions = 
     if (coding !== 'identity') headers['content-encoding'] = coding
     headers['content-length'] = String(body.byteLength)
     return new Response(body, { status, headers })
+  }
+
+  /**
+   * A page rendered for one session (ADR 0052): the client's own data, so never kept (not in the answers above,
+   * not by any cache: `private, no-store`), and compressed fast rather than small, once per request.
+   */
+  function sendSessionHtml(c: Context<AppEnv>, html: string): Response {
+    const identity = Buffer.from(html)
+    const headers: Record<string, string> = {
+      ...documentHeaders(c, spaCsp(html, options.captchaProvider), options.trustProxy),
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'private, no-store',
+      vary: 'Accept-Encoding, Cookie',
+    }
+    const coding = negotiateCoding(c.req.header('accept-encoding'), ['identity', 'br', 'gzip'])
+    const body =
+      coding === 'br'
+        ? brotliCompressSync(identity, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: SESSION_BROTLI_QUALITY,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+            },
+          })
+        : coding === 'gzip'
+          ? gzipSync(identity, { level: 6 })
+          : identity
+    if (coding !== 'identity') headers['content-encoding'] = coding
+    headers['content-length'] = String(body.byteLength)
+    return new Response(bytesOf(body), { headers })
   }
 
   // The compressed copies of each file served so far; bounded by the files of the build.
@@ -285,6 +326,9 @@ export function serveSpa(app: Hono<AppEnv>, root: string, options: SpaOptions = 
     // A missing file (an old hashed chunk, a typo) is not a page: a short 404, not HTML the browser would
     // try to run as a script.
     if (!known && extname(path) !== '') return text(c, 404, 'Not found.')
+    const forSession =
+      known && options.renderSessionPage ? await options.renderSessionPage(c, pathname) : undefined
+    if (forSession) return sendSessionHtml(c, forSession)
     const rendered = known ? await options.renderPage?.(pathname) : undefined
     if (rendered) return sendHtml(c, rendered)
     return sendHtml(c, await currentIndex(), known ? 200 : 404)

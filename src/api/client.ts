@@ -55,6 +55,11 @@ export interface ApiHooks {
    * it before login too (password recovery and other code requests get that device's own budget).
    */
   getDeviceId?(): string | null
+  /**
+   * Where the calls go: the browser's fetch by default; the server's own handler when the server renders a
+   * client's page (src/entry-server.tsx, docs/decisions/0052).
+   */
+  fetch?: typeof globalThis.fetch
 }
 
 type Query = Record<string, string | number | boolean | undefined>
@@ -77,20 +82,23 @@ interface RequestOptions extends CallOptions {
 }
 
 export function createApiClient(hooks: ApiHooks) {
-  const raw = ofetch.create({
-    baseURL: '/web',
-    retry: 0,
-    onRequest({ options }) {
-      const token = hooks.getToken()
-      if (token) options.headers.set('Authorization', `Bearer ${token}`)
-      const device = hooks.getDeviceId?.()
-      if (device && !options.headers.has(DEVICE_HEADER)) options.headers.set(DEVICE_HEADER, device)
+  const raw = ofetch.create(
+    {
+      baseURL: '/web',
+      retry: 0,
+      onRequest({ options }) {
+        const token = hooks.getToken()
+        if (token) options.headers.set('Authorization', `Bearer ${token}`)
+        const device = hooks.getDeviceId?.()
+        if (device && !options.headers.has(DEVICE_HEADER)) options.headers.set(DEVICE_HEADER, device)
+      },
+      onResponse({ response }) {
+        const auth = response.headers.get('authorization')
+        if (auth) hooks.setToken(auth.replace(/^Bearer\s+/i, ''))
+      },
     },
-    onResponse({ response }) {
-      const auth = response.headers.get('authorization')
-      if (auth) hooks.setToken(auth.replace(/^Bearer\s+/i, ''))
-    },
-  })
+    hooks.fetch ? { fetch: hooks.fetch } : undefined,
+  )
 
   function failure(error: unknown, fullPath: string, signal?: AbortSignal, quiet = false): unknown {
     if (!(error instanceof FetchError)) return error

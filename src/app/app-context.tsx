@@ -13,6 +13,9 @@ export function useAppServices(): AppServices {
   return services
 }
 
+/** Whether this page was rendered by the server for the session (ADR 0052): false outside the app's provider. */
+export const useSessionPage = () => useContext(AppContext)?.sessionPage ?? false
+
 export const useApi = () => useAppServices().api
 export const useShell = () => useAppServices().shell
 export const useAuthActor = () => useAppServices().auth

@@ -5,9 +5,10 @@
  * (a private window, a full quota) it is detected on each call and nothing throws.
  *
  * Imported only by lazily loaded code (the registration steps, the install prompt): never on the home page's
- * critical path. Read it in the browser only (an effect or a client-only component): on the server every
- * capability is false.
+ * critical path. Read it in the browser only (an effect, a handler, or `useBrowserCapability` in a render): on the
+ * server every capability is false.
  */
+import { useSyncExternalStore } from 'react'
 import {
   type BrowserCapabilities,
   freshCapabilities,
@@ -66,4 +67,19 @@ export function browserCapabilities(options: CapabilityCacheOptions = {}): Brows
     }
   }
   return capabilities
+}
+
+const noSubscription = () => () => {}
+
+/**
+ * One capability, for rendering: false in the server's render and while the browser hydrates it (the server knows
+ * no browser: a page rendered for a session, docs/decisions/0052), the browser's own answer from then on (and from
+ * the first render of a page the browser renders itself).
+ */
+export function useBrowserCapability(name: keyof BrowserCapabilities): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => browserCapabilities()[name],
+    () => false,
+  )
 }

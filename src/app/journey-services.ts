@@ -6,6 +6,7 @@
  * answer, GET /public/environment) and the client's own (their profile); docs/decisions/0039.
  */
 import type { QueryClient } from '@tanstack/react-query'
+import { waitFor } from 'xstate'
 import { getFlow } from '../../domain/contract/journey'
 import { getActualApplication } from '../../domain/contract/lending'
 import { type ClientFacts, SANDBOX_COOKIE, type SessionFacts } from '../../domain/journey/routing'
@@ -54,7 +55,7 @@ export function createJourneyRouting({
   api: ReturnType<typeof createApiClient>
   queryClient: QueryClient
   auth: AuthActor
-}): JourneyRouting {
+}): JourneyRouting & { stop(): void } {
   const actor = createFlowSyncActor({
     getFlow: (signal) => api.call(getFlow, {}, { signal, quiet: true }),
     getApplication: (signal) => api.call(getActualApplication, {}, { signal, quiet: true }),
@@ -72,8 +73,8 @@ export function createJourneyRouting({
     last = key
     actor.send({ type: 'SESSION.CHANGED', loggedIn, facts })
   }
-  auth.subscribe(publish)
-  onDeployment((environment) => {
+  const session = auth.subscribe(publish)
+  const stopDeployment = onDeployment((environment) => {
     instanceSandbox = environment.sandboxMode
     publish(auth.getSnapshot())
   })
@@ -81,6 +82,12 @@ export function createJourneyRouting({
   return {
     actor,
     readCookie,
+    /** Ends the journey's machine and its listeners (a page the server rendered is done with them). */
+    stop: () => {
+      session.unsubscribe()
+      stopDeployment()
+      actor.stop()
+    },
     effects: {
       removeCookie: ({ name }) => removeCookie(name),
       logout: () => auth.send({ type: 'LOGOUT' }),
@@ -92,5 +99,32 @@ export function createJourneyRouting({
         void queryClient.invalidateQueries({ queryKey: ['loan'] })
       },
     },
+  }
+}
+
+/**
+ * Resolves once the session and, for a client, the journey's flow are known: the auth machine has settled, and
+ * the flow sync has its first answer (or has none to ask for). A page the server renders for a session waits for
+ * this before it routes, and the browser before it hydrates that page, so both draw it from the same facts
+ * (docs/decisions/0052). Never rejects: past `timeoutMs` it resolves with what is known.
+ */
+export async function sessionKnown(
+  services: { auth: AuthActor; journey: JourneyRouting },
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  const left = () => Math.max(0, deadline - Date.now())
+  try {
+    await waitFor(services.auth, isSettled, { timeout: left() })
+    await waitFor(
+      services.journey.actor,
+      (snapshot) =>
+        !snapshot.matches('unknown') &&
+        !snapshot.matches({ polling: 'fetching' }) &&
+        !snapshot.matches({ polling: 'loadingApplication' }),
+      { timeout: left() },
+    )
+  } catch {
+    // Slower than the caller can wait: what is known now.
   }
 }

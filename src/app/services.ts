@@ -11,6 +11,7 @@ import { createApiClient } from '../api/client'
 import { deviceId } from '../features/auth/device'
 import { createApplicationServices } from './application-services'
 import { readCookie, removeCookie } from './cookies'
+import type { JourneyRouting } from './journey-routing'
 import { createJourneyRouting } from './journey-services'
 import { authRefreshInterval } from './runtime-settings'
 
@@ -23,7 +24,23 @@ export const TOKEN_COOKIE = 'auth.token'
  */
 export const isPublicQueryKey = (key: readonly unknown[]) => key[0] === 'public'
 
-export function createAppServices() {
+/**
+ * How the services are made where there is no browser: the server renders a client's page (src/entry-server.tsx,
+ * docs/decisions/0052) with the session token from the request and its own API handler.
+ */
+export interface AppServicesOptions {
+  /** The session to restore; default: the `auth.token` cookie of the browser. */
+  token?: string | null
+  /** Where API calls go (src/api/client.ts); default: the browser's fetch. */
+  fetch?: typeof globalThis.fetch
+  /**
+   * The page is one the server renders for the session, or the browser hydrates from such a render
+   * (ADR 0052): the parts a browser-rendered page adds after load are in its first render instead.
+   */
+  sessionPage?: boolean
+}
+
+export function createAppServices(options: AppServicesOptions = {}) {
   const shell = createActor(appShellMachine, { input: {} }).start()
   // The session machine owns the token; the API client reads it from there and hands every new one back.
   let auth: AuthActor | null = null
@@ -32,7 +49,9 @@ export function createAppServices() {
     setToken: (token) => auth?.send({ type: 'TOKEN.RECEIVED', token }),
     onServerFailure: (status, path) => shell.send({ type: 'api.failed', status, path }),
     onUnauthorized: (status, path) => auth?.send({ type: 'API.UNAUTHORIZED', status, path }),
-    getDeviceId: deviceId,
+    // The server has no device of its own to name.
+    getDeviceId: options.fetch ? () => null : deviceId,
+    fetch: options.fetch,
   })
   const queryClient = new QueryClient({
     defaultOptions: {
@@ -67,15 +86,32 @@ export function createAppServices() {
   })
   auth = createActor(sessionMachine, { input: { refreshInterval: authRefreshInterval() } }).start()
   // After a reload the session comes back from the cookie; an expired or malformed one is ignored.
-  const restored = readCookie(TOKEN_COOKIE)
+  const restored = options.token === undefined ? readCookie(TOKEN_COOKIE) : options.token
   if (restored) auth.send({ type: 'TOKEN.RECEIVED', token: restored })
-  const journey = createJourneyRouting({ api, queryClient, auth })
+  const journeyWiring = createJourneyRouting({ api, queryClient, auth })
+  const journey: JourneyRouting = journeyWiring
   // The calculator's submit lives at app level: home's and no-loan's route guards read it.
   const application = createApplicationServices({
     api,
     refreshJourney: () => journey.actor.send({ type: 'FLOW.REFRESH' }),
   })
-  return { shell, api, queryClient, auth, journey, application }
+  /** Stops every machine and listener: the server is done with a page it rendered. */
+  const stop = () => {
+    auth?.stop()
+    shell.stop()
+    journeyWiring.stop()
+    queryClient.clear()
+  }
+  return {
+    shell,
+    api,
+    queryClient,
+    auth,
+    journey,
+    application,
+    stop,
+    sessionPage: options.sessionPage ?? false,
+  }
 }
 
 export type AppServices = ReturnType<typeof createAppServices>

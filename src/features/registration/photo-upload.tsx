@@ -9,7 +9,7 @@ import { deleteIdPhoto, uploadIdPhoto } from '../../../domain/contract/uploads'
 import type { IdDocumentSide } from '../../../domain/journey/fields'
 import { type DocumentUploadConfig, imageAgeProblem } from '../../../domain/journey/uploads'
 import { useApi } from '../../app/app-context'
-import { browserCapabilities } from '../../app/browser-capabilities'
+import { useBrowserCapability } from '../../app/browser-capabilities'
 import { useMessages } from '../../i18n/messages'
 import { FieldError, type FieldErrorView } from '../../ui/forms/fields'
 import { isServerFailure } from '../../ui/forms/violations'
@@ -50,10 +50,8 @@ export function PhotoUpload({
   const text = useJourneyErrorText()
   const id = useId()
   const [busy, setBusy] = useState(false)
-  // Registration steps are rendered in the browser only, so the first render may read the browser.
-  const [capture] = useState(() =>
-    browserCapabilities().cameraCapture ? ('environment' as const) : undefined,
-  )
+  // The rear camera where the browser offers one: known once the page runs in the browser (ADR 0052).
+  const capture = useBrowserCapability('cameraCapture') ? ('environment' as const) : undefined
   const errorId = error ? `${id}-error` : undefined
 
   async function upload(file: File) {

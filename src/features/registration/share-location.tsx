@@ -8,7 +8,7 @@ import * as v from 'valibot'
 import { recordGeo } from '../../../domain/contract/journey'
 import { geoSchema } from '../../../domain/journey/fields'
 import { useApi } from '../../app/app-context'
-import { browserCapabilities } from '../../app/browser-capabilities'
+import { useBrowserCapability } from '../../app/browser-capabilities'
 import { useMessages } from '../../i18n/messages'
 
 type Status = 'idle' | 'asking' | 'shared' | 'refused'
@@ -18,7 +18,7 @@ export function ShareLocation() {
   const api = useApi()
   const [status, setStatus] = useState<Status>('idle')
   // Whether the API exists (kept for a day); whether the client allows it is asked each time, on the button.
-  const [canLocate] = useState(() => browserCapabilities().geolocation)
+  const canLocate = useBrowserCapability('geolocation')
   if (!canLocate) return null
 
   function share() {

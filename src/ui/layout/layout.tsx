@@ -1,5 +1,14 @@
 import { useRouterState } from '@tanstack/react-router'
-import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useState } from 'react'
+import {
+  type ComponentType,
+  lazy,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useState,
+} from 'react'
+import { useSessionPage } from '../../app/app-context'
 import { rememberLocale } from '../../app/locale-cookie'
 import { ensureMessages, useMessages } from '../../i18n/messages'
 import type { HeaderUser } from './account'
@@ -23,11 +32,21 @@ export interface LayoutProps {
  * docs/decisions/0042), with their texts, loaded only after the page has loaded: nothing of them is on the home
  * route's critical path.
  */
-const ClientExtras = lazy(() =>
-  Promise.all([import('./client-extras'), ensureMessages(['tracking'])]).then(([extras]) => ({
-    default: extras.ClientExtras,
-  })),
-)
+let extrasModule: Promise<{ default: ComponentType }> | undefined
+/**
+ * The extras' code and texts. A page the server rendered for the session (ADR 0052) has them in its markup (the
+ * device-data consent notice is part of the first paint, not a late arrival that becomes the largest paint):
+ * the browser loads them before it hydrates such a page, so they hydrate with the texts they were rendered with.
+ */
+export const preloadClientExtras = () => {
+  extrasModule ??= Promise.all([import('./client-extras'), ensureMessages(['tracking'])]).then(
+    ([extras]) => ({
+      default: extras.ClientExtras,
+    }),
+  )
+  return extrasModule
+}
+const ClientExtras = lazy(preloadClientExtras)
 
 /** The Android install prompt (ADR 0045), loaded once the page has loaded: never server-rendered. */
 const InstallPrompt = lazy(() =>
@@ -54,6 +73,7 @@ export function Layout({ children, user, singleLink, onLogout }: LayoutProps) {
   // The back office's banners head the home page only.
   const home = useRouterState({ select: (state) => state.location.pathname === '/' })
   const loaded = usePageLoaded()
+  const sessionPage = useSessionPage()
   return (
     <div className="layout">
       {/* biome-ignore lint/a11y/useValidAnchor: a real in-page link; the handler only keeps the router out of it */}
@@ -62,7 +82,7 @@ export function Layout({ children, user, singleLink, onLogout }: LayoutProps) {
       </a>
       <SandboxBanner />
       <Header user={user} singleLink={singleLink} onLogout={onLogout} />
-      {user && !singleLink && loaded ? (
+      {user && !singleLink && (loaded || sessionPage) ? (
         <Suspense fallback={null}>
           <ClientExtras />
         </Suspense>
