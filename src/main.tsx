@@ -15,7 +15,7 @@ import { journeyMachineRoute } from './app/journey-routing'
 import { sessionKnown } from './app/journey-services'
 import { followMachines, machineRoute } from './app/machine-routing'
 import { trackNavigation } from './app/navigation'
-import { createAppServices, TOKEN_COOKIE } from './app/services'
+import { type AppServices, createAppServices, TOKEN_COOKIE } from './app/services'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
 import { preloadClientExtras } from './ui/layout/layout'
@@ -34,27 +34,9 @@ const fromServer = Boolean(serverState) && container.firstElementChild !== null
 // (a public page) is hydrated only by a browser without a session, any other renders its own page over it.
 const forSession = fromServer && stateElement?.dataset.for === 'session'
 const hydrating = forSession || (fromServer && readCookie(TOKEN_COOKIE) === null)
-const services = createAppServices({ sessionPage: forSession })
-const router = createAppRouter({
-  api: services.api,
-  queryClient: services.queryClient,
-  shell: services.shell,
-  auth: services.auth,
-  journey: services.journey,
-  application: services.application,
-})
-trackNavigation(router, services.shell)
-// Routes from machine state: the guards run again whenever one of these machines changes their answer.
-followMachines(router, [
-  machineRoute({ actor: services.auth, redirectFor: authRedirect }),
-  journeyMachineRoute(services.journey),
-  ...applicationMachineRoutes(services.application),
-])
-
-if (serverState)
-  // The calculator's visitor offer is only for the markup it hydrates; a client's calculator prices their own.
-  for (const [key, data] of JSON.parse(serverState) as [unknown[], unknown][])
-    if (hydrating || key[1] !== 'calculator') services.queryClient.setQueryData(key, data)
+// The texts are asked for at once; the app is built in the next task (see `start`).
+const messagesLoaded = loadMessages('en')
+void start()
 
 /**
  * A session's page is inert until the app has hydrated it (ADR 0052): a press on a server-rendered button before
@@ -75,7 +57,7 @@ const DEPLOYMENT_WAIT_MS = 2_000
  * it rather than pushing the page down when it arrives (issue 21: Lighthouse counted a layout shift of 0.084): a
  * server-rendered page came with it, any other page asks for it beside its texts.
  */
-function knowDeployment(): Promise<unknown> {
+function knowDeployment(services: AppServices): Promise<unknown> {
   const given = services.queryClient.getQueryData<Environment>(DEPLOYMENT_QUERY_KEY)
   if (given) {
     announceDeployment(given)
@@ -90,7 +72,40 @@ function knowDeployment(): Promise<unknown> {
   return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, DEPLOYMENT_WAIT_MS))])
 }
 
-Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
+/**
+ * Builds the app and draws it. Evaluating the page's modules is one long task; building the services, the router
+ * and its guards, putting the server's answers back, and hydrating each start a task of their own, so the browser
+ * can paint and answer input between them (Lighthouse's total blocking time counts each task's time past 50 ms,
+ * issue 21; on a 4x slower CPU each of these took 50 to 190 ms).
+ */
+async function start() {
+  await nextTask()
+  const services = createAppServices({ sessionPage: forSession })
+  await nextTask()
+  const router = createAppRouter({
+    api: services.api,
+    queryClient: services.queryClient,
+    shell: services.shell,
+    auth: services.auth,
+    journey: services.journey,
+    application: services.application,
+  })
+  await nextTask()
+  trackNavigation(router, services.shell)
+  // Routes from machine state: the guards run again whenever one of these machines changes their answer.
+  followMachines(router, [
+    machineRoute({ actor: services.auth, redirectFor: authRedirect }),
+    journeyMachineRoute(services.journey),
+    ...applicationMachineRoutes(services.application),
+  ])
+
+  await nextTask()
+  if (serverState)
+    // The calculator's visitor offer is only for the markup it hydrates; a client's calculator prices their own.
+    for (const [key, data] of JSON.parse(serverState) as [unknown[], unknown][])
+      if (hydrating || key[1] !== 'calculator') services.queryClient.setQueryData(key, data)
+  const [messages] = await Promise.all([messagesLoaded, knowDeployment(services)])
+
   const app = (
     <StrictMode>
       <MessagesProvider messages={messages}>
@@ -106,6 +121,7 @@ Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
   // and, for a session's page, the session itself (the header shows who is logged in).
   if (forSession) await Promise.all([sessionKnown(services, SETTLE_TIMEOUT_MS), preloadClientExtras()])
   if (fromServer) await router.load()
+  await nextTask()
   if (hydrating) {
     // Rendered as the server did: the router's markup without the pending boundary of a client-only start.
     router.ssr = { manifest: undefined }
@@ -119,4 +135,11 @@ Promise.all([loadMessages('en'), knowDeployment()]).then(async ([messages]) => {
     container.removeAttribute('inert')
     createRoot(container).render(app)
   }
-})
+}
+
+/** The next task: `scheduler.yield()` where the browser has it, else a macrotask. */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler
+  if (scheduler?.yield) return scheduler.yield()
+  return new Promise((resolve) => setTimeout(resolve, 0))
+}
