@@ -151,6 +151,8 @@ export interface SessionRenderInput {
   /** The server's own API handler: the page asks what the browser would, with the session's token. */
   fetch: typeof globalThis.fetch
   environment: Environment
+  /** Aborted when the server stops waiting: the render stops at its next step, and its calls with it. */
+  signal?: AbortSignal
 }
 
 /** How long the session and its journey may take to be known; the server's deadline for the page is shorter. */
@@ -158,6 +160,11 @@ const SESSION_SETTLE_MS = 5_000
 
 /** Renders, then fetches what the render asked for, until nothing more is asked (or this many renders). */
 const MAX_RENDER_PASSES = 5
+
+/** A signal aborted when either is. */
+function combined(first: AbortSignal | null | undefined, second: AbortSignal): AbortSignal {
+  return first ? AbortSignal.any([first, second]) : second
+}
 
 /** The markup of a tree once every lazy part in it has loaded (a boundary left unresolved would not hydrate). */
 async function markupOf(tree: ReactNode): Promise<string> {
@@ -196,7 +203,13 @@ const requestCookies = new AsyncLocalStorage<string>()
 readServerCookiesFrom(() => requestCookies.getStore())
 
 async function renderForSession(url: string, input: SessionRenderInput): Promise<RenderedPage | null> {
-  const services = createAppServices({ token: input.token, fetch: input.fetch, sessionPage: true })
+  const { signal } = input
+  // The server's own API, asked no more once the server has stopped waiting for the page.
+  const fetchUntilLate: typeof globalThis.fetch = (request, init) =>
+    signal?.aborted
+      ? Promise.reject(signal.reason)
+      : input.fetch(request, signal ? { ...init, signal: combined(init?.signal, signal) } : init)
+  const services = createAppServices({ token: input.token, fetch: fetchUntilLate, sessionPage: true })
   try {
     const { queryClient } = services
     queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, input.environment)
@@ -213,7 +226,9 @@ async function renderForSession(url: string, input: SessionRenderInput): Promise
       createMemoryHistory({ initialEntries: [url] }),
     )
     const [messages] = await Promise.all([loadMessages('en'), sessionKnown(services, SESSION_SETTLE_MS)])
+    if (signal?.aborted) return null
     await router.load()
+    if (signal?.aborted) return null
     const { resolvedLocation, location, matches } = router.state
     // A redirect (no session, another step of the journey, the login page): the browser follows it itself.
     if (!resolvedLocation || resolvedLocation.href !== location.href) return null
@@ -225,7 +240,7 @@ async function renderForSession(url: string, input: SessionRenderInput): Promise
       html = await markupOf(appTree(services, router, messages))
       const waiting = queryClient.getQueryCache().getAll().filter(unasked)
       if (waiting.length === 0) break
-      if (pass === MAX_RENDER_PASSES - 1) return null
+      if (pass === MAX_RENDER_PASSES - 1 || signal?.aborted) return null
       await Promise.all(waiting.map((query) => query.fetch().catch(() => undefined)))
     }
     const failed = queryClient

@@ -53,7 +53,13 @@ export interface ServerBundle {
   /** A logged-in client's page (ADR 0052); null when the browser is to render it itself. */
   renderSession?(
     url: string,
-    input: { token: string; cookies: string; fetch: typeof globalThis.fetch; environment: Environment },
+    input: {
+      token: string
+      cookies: string
+      fetch: typeof globalThis.fetch
+      environment: Environment
+      signal?: AbortSignal
+    },
   ): Promise<{ html: string; title: string; state: string; status: number } | null>
 }
 
@@ -85,6 +91,11 @@ export interface Prerenderer {
  * renders the page itself, as it did before the server rendered such pages: never slower than that.
  */
 export const SESSION_RENDER_MS = 1_500
+/**
+ * How many sessions' pages render at once. Past it a request gets the app's shell at once: under a rush the
+ * server answers pages and API calls instead of queueing renders the browsers could do themselves.
+ */
+export const MAX_SESSION_RENDERS = 8
 
 /** Where the server bundle of a browser build lives: beside it, `dist` -> `dist-ssr`. */
 export const serverBundleDir = (staticDir: string) => `${resolve(staticDir)}-ssr`
@@ -282,51 +293,77 @@ export function createPrerenderer(
     return sessionTemplate.html
   }
 
-  async function renderForSession(path: string, request: SessionRequest): Promise<string | undefined> {
-    const bundle = await options.bundle
-    if (!bundle?.renderSession || broken) return undefined
+  async function renderForSession(
+    bundle: ServerBundle,
+    path: string,
+    request: SessionRequest,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     const started = performance.now()
     const [environment, template] = await Promise.all([
       deploymentEnvironment(deps, request.requestId),
       templateForSessions(),
     ])
-    const page = await bundle.renderSession(path, {
-      token: request.token,
-      cookies: request.cookies,
-      fetch: request.fetch,
-      environment,
-    })
+    const page = signal.aborted
+      ? null
+      : await bundle.renderSession!(path, {
+          token: request.token,
+          cookies: request.cookies,
+          fetch: request.fetch,
+          environment,
+          signal,
+        })
+    const late = signal.aborted
     deps.logger.info(
       {
         requestId: request.requestId,
         event: 'prerender.session',
-        rendered: page !== null,
+        rendered: page !== null && !late,
+        late,
         ms: Math.round(performance.now() - started),
       },
-      page ? 'session page rendered' : 'session page left to the browser',
+      page && !late ? 'session page rendered' : 'session page left to the browser',
     )
-    return page ? fillInlined(template, page, { forSession: true }) : undefined
+    return page && !late ? fillInlined(template, page, { forSession: true }) : undefined
   }
+
+  let sessionRenders = 0
 
   return {
     ready,
     async sessionPage(path, request) {
-      let timer: Parameters<typeof clearTimeout>[0]
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(resolve, options.sessionRenderMs ?? SESSION_RENDER_MS)
-      })
-      const rendered = renderForSession(path, request).catch((error: unknown) => {
-        deps.logger.warn(
-          { requestId: request.requestId, event: 'prerender.session_failed', err: errorForLog(error) },
-          'session page not rendered',
+      const bundle = await options.bundle
+      if (!bundle?.renderSession || broken) return undefined
+      if (sessionRenders >= MAX_SESSION_RENDERS) {
+        deps.logger.info(
+          { requestId: request.requestId, event: 'prerender.session_busy', rendering: sessionRenders },
+          'session page left to the browser: the server is rendering enough of them',
         )
         return undefined
-      })
-      try {
-        return await Promise.race([rendered, late])
-      } finally {
-        clearTimeout(timer)
       }
+      sessionRenders++
+      // Past the deadline the browser gets the shell, and the render stops at its next step (it is told so).
+      const deadline = new AbortController()
+      let timer: Parameters<typeof clearTimeout>[0]
+      const late = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => {
+          deadline.abort()
+          resolve(undefined)
+        }, options.sessionRenderMs ?? SESSION_RENDER_MS)
+      })
+      const rendered = renderForSession(bundle, path, request, deadline.signal)
+        .catch((error: unknown) => {
+          deps.logger.warn(
+            { requestId: request.requestId, event: 'prerender.session_failed', err: errorForLog(error) },
+            'session page not rendered',
+          )
+          return undefined
+        })
+        .finally(() => {
+          sessionRenders--
+          clearTimeout(timer)
+        })
+      return Promise.race([rendered, late])
     },
     async page(path) {
       const key = pageKey(path)

@@ -12,7 +12,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SSR_STATE_ID } from '../../domain/page-shell'
-import type { ServerBundle } from '../../server/http/prerender'
+import {
+  createPrerenderer,
+  MAX_SESSION_RENDERS,
+  type ServerBundle,
+  type SessionRequest,
+} from '../../server/http/prerender'
 import { spaCsp } from '../../server/http/security-headers'
 import { seedSmallPsgc } from '../api/journey-helpers'
 import { createTestApp } from '../support/app'
@@ -187,5 +192,79 @@ describe('pages rendered for the session', () => {
     const raw = t.rawLogs()
     for (const value of [active.login.phone, active.login.email, details.login.email, active.token])
       expect(raw).not.toContain(value)
+  })
+})
+
+describe('the server does not wait long, nor render too many at once', () => {
+  /** A bundle whose session renders wait on `gate` (or on being told to stop), as a slow server would. */
+  function slowBundle() {
+    let open: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      open = resolve
+    })
+    const signals: AbortSignal[] = []
+    const bundle: ServerBundle = {
+      publicPaths: () => [],
+      defaultOfferRequest: () => null,
+      render: async () => ({ html: '', title: '', state: '[]', status: 200 }),
+      renderSession: async (url, input) => {
+        signals.push(input.signal!)
+        await Promise.race([
+          gate,
+          new Promise((resolve) => input.signal!.addEventListener('abort', resolve, { once: true })),
+        ])
+        return { html: `<p>${url}</p>`, title: 'My loan', state: '[]', status: 200 }
+      },
+    }
+    return { bundle, signals, open: () => open() }
+  }
+
+  const request = (requestId: string): SessionRequest => ({
+    token: 'a.b.c',
+    cookies: '',
+    fetch: () => Promise.reject(new Error('not asked')),
+    requestId,
+  })
+
+  it('past its deadline the page is left to the browser, and the render is told to stop', async () => {
+    const { bundle, signals } = slowBundle()
+    const prerender = createPrerenderer(t.deps, {
+      staticDir,
+      bundle: Promise.resolve(bundle),
+      sessionRenderMs: 100,
+    })
+    expect(await prerender.sessionPage('/profile/my-loan', request('late-1'))).toBeUndefined()
+    expect(signals).toHaveLength(1)
+    expect(signals[0]!.aborted).toBe(true)
+    // The render that finished after the deadline is logged as late, and never sent.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const line = t.logs().find((entry) => entry.requestId === 'late-1' && entry.event === 'prerender.session')
+    expect(line).toMatchObject({ rendered: false, late: true })
+  })
+
+  it(`at most ${MAX_SESSION_RENDERS} at once: the next request gets the shell at once`, async () => {
+    const { bundle, signals, open } = slowBundle()
+    const prerender = createPrerenderer(t.deps, {
+      staticDir,
+      bundle: Promise.resolve(bundle),
+      sessionRenderMs: 30_000,
+    })
+    const rendering = Array.from({ length: MAX_SESSION_RENDERS }, (_, i) =>
+      prerender.sessionPage('/profile/my-loan', request(`busy-${i}`)),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(signals).toHaveLength(MAX_SESSION_RENDERS)
+    expect(await prerender.sessionPage('/profile/my-loan', request('busy-extra'))).toBeUndefined()
+    expect(signals).toHaveLength(MAX_SESSION_RENDERS)
+    expect(
+      t.logs().some((entry) => entry.requestId === 'busy-extra' && entry.event === 'prerender.session_busy'),
+    ).toBe(true)
+    open()
+    const pages = await Promise.all(rendering)
+    for (const page of pages) expect(page).toContain('<div id="root" inert><p>/profile/my-loan</p></div>')
+    // Once they are done, the next one renders again.
+    expect(await prerender.sessionPage('/profile/my-loan', request('busy-after'))).toContain(
+      '<p>/profile/my-loan</p>',
+    )
   })
 })
