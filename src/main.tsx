@@ -14,7 +14,7 @@ import { announceDeployment, DEPLOYMENT_QUERY_KEY, fetchDeployment } from './app
 import { journeyMachineRoute } from './app/journey-routing'
 import { sessionKnown } from './app/journey-services'
 import { followMachines, machineRoute } from './app/machine-routing'
-import { trackNavigation } from './app/navigation'
+import { keepLanding, trackNavigation } from './app/navigation'
 import { type AppServices, createAppServices, TOKEN_COOKIE } from './app/services'
 import { loadMessages, MessagesProvider } from './i18n/messages'
 import { createAppRouter } from './router'
@@ -25,6 +25,7 @@ import './ui/styles/index.css'
 installChunkReload()
 // Apply now pressed on the server's page before the app ran: its figures, kept before the router reads the address.
 takeCalculatorQuery(window.location, window.history)
+keepLanding()
 // A public page the server rendered (docs/decisions/0040): the query cache it was rendered with comes with it.
 const container = document.getElementById('root')!
 const stateElement = document.getElementById(SSR_STATE_ID)

@@ -43,13 +43,20 @@ export function reportWebVitals() {
 }
 
 /**
- * Route-change side effects of spec section 2: popups close and a stale full-page error clears before the new
- * page loads; campaign parameters are kept (and the landing address's analytics query); a page view goes to the tag manager once the page has resolved,
- * and the page load's web vitals once they are final.
+ * The landing address's campaign parameters and analytics query, kept as soon as the app's code runs (before the
+ * app is built: a visitor who leaves at once has still arrived from the campaign).
  */
-export function trackNavigation(router: AnyRouter, shell: ShellActor) {
+export function keepLanding() {
   storeCampaignFromUrl(window.location.search)
   storeAnalyticsQueryFromLanding(window.location.search)
+}
+
+/**
+ * Route-change side effects of spec section 2: popups close and a stale full-page error clears before the new
+ * page loads; campaign parameters are kept (the landing's by `keepLanding`); a page view goes to the tag manager
+ * once the page has resolved, and the page load's web vitals once they are final.
+ */
+export function trackNavigation(router: AnyRouter, shell: ShellActor) {
   reportWebVitals()
   router.subscribe('onBeforeNavigate', ({ pathChanged }) => {
     if (pathChanged) shell.send({ type: 'navigated' })
