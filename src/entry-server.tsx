@@ -5,9 +5,9 @@
  * loaded by server/http/prerender.ts; the browser hydrates the HTML with the same query cache (src/main.tsx).
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { type Query, type QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { createMemoryHistory, RouterProvider } from '@tanstack/react-router'
-import { type ReactNode, StrictMode } from 'react'
+import type { Query, QueryClient } from '@tanstack/react-query'
+import { createMemoryHistory } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { prerender } from 'react-dom/static'
 import type { CalculatorConfig } from '../domain/calculator-config'
@@ -17,14 +17,14 @@ import type { Offer } from '../domain/offer'
 import { channelsOfKind } from '../domain/payments/channels'
 import type { Contact } from '../domain/reference'
 import { isLoggedIn } from '../machines/auth.machine'
-import { AppServicesProvider } from './app/app-context'
+import { AppRoot } from './app/app-root'
 import { readServerCookiesFrom } from './app/cookies'
 import { announceDeployment, DEPLOYMENT_QUERY_KEY } from './app/deployment'
 import { sessionKnown } from './app/journey-services'
-import { type AppServices, createAppServices } from './app/services'
+import { createAppServices } from './app/services'
 import { defaultOfferRequest, preloadCalculator } from './features/calculator/calculator-preload'
-import { loadMessages, type Messages, MessagesProvider } from './i18n/messages'
-import { type AppRouter, createAppRouter } from './router'
+import { loadMessages } from './i18n/messages'
+import { type AppRouter, createAppRouter, routerContextOf } from './router'
 import { contactsQueryKey } from './ui/errors/care-email'
 import { siteContentQueryKey } from './ui/layout/site-content'
 
@@ -77,21 +77,6 @@ export interface RenderedPage {
   status: number
 }
 
-/** The app as the browser renders it (src/main.tsx), around a router. */
-function appTree(services: AppServices, router: AppRouter, messages: Messages) {
-  return (
-    <StrictMode>
-      <MessagesProvider messages={messages}>
-        <AppServicesProvider services={services}>
-          <QueryClientProvider client={services.queryClient}>
-            <RouterProvider router={router} />
-          </QueryClientProvider>
-        </AppServicesProvider>
-      </MessagesProvider>
-    </StrictMode>
-  )
-}
-
 /** The title the page's route gives in its head. */
 const titleOf = (router: AppRouter) =>
   (router.state.matches.at(-1)?.meta ?? []).find((meta) => meta?.title)?.title ?? 'Hiram'
@@ -114,20 +99,10 @@ export async function render(url: string, data: PrerenderData): Promise<Rendered
     queryClient.setQueryData(siteContentQueryKey, data.siteContent)
     queryClient.setQueryData(contactsQueryKey, data.contacts)
     queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, data.environment)
-    const router = createAppRouter(
-      {
-        api: services.api,
-        queryClient,
-        shell: services.shell,
-        auth: services.auth,
-        journey: services.journey,
-        application: services.application,
-      },
-      createMemoryHistory({ initialEntries: [url] }),
-    )
+    const router = createAppRouter(routerContextOf(services), createMemoryHistory({ initialEntries: [url] }))
     const messages = await loadMessages('en')
     await router.load()
-    const html = renderToString(appTree(services, router, messages))
+    const html = renderToString(<AppRoot services={services} router={router} messages={messages} />)
     const { matches } = router.state
     const title = titleOf(router)
     const status = matches.some((match) => match.status === 'notFound' || match._notFound)
@@ -214,17 +189,7 @@ async function renderForSession(url: string, input: SessionRenderInput): Promise
     const { queryClient } = services
     queryClient.setQueryData(DEPLOYMENT_QUERY_KEY, input.environment)
     announceDeployment(input.environment)
-    const router = createAppRouter(
-      {
-        api: services.api,
-        queryClient,
-        shell: services.shell,
-        auth: services.auth,
-        journey: services.journey,
-        application: services.application,
-      },
-      createMemoryHistory({ initialEntries: [url] }),
-    )
+    const router = createAppRouter(routerContextOf(services), createMemoryHistory({ initialEntries: [url] }))
     const [messages] = await Promise.all([loadMessages('en'), sessionKnown(services, SESSION_SETTLE_MS)])
     if (signal?.aborted) return null
     await router.load()
@@ -237,7 +202,7 @@ async function renderForSession(url: string, input: SessionRenderInput): Promise
     let html = ''
     for (let pass = 0; ; pass++) {
       // `prerender` waits for the lazy parts (the page's own code, the client's extras) to load and render.
-      html = await markupOf(appTree(services, router, messages))
+      html = await markupOf(<AppRoot services={services} router={router} messages={messages} />)
       const waiting = queryClient.getQueryCache().getAll().filter(unasked)
       if (waiting.length === 0) break
       if (pass === MAX_RENDER_PASSES - 1 || signal?.aborted) return null

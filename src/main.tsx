@@ -1,10 +1,8 @@
-import { QueryClientProvider } from '@tanstack/react-query'
-import { RouterProvider } from '@tanstack/react-router'
-import { type ReactNode, StrictMode, startTransition, useEffect } from 'react'
+import { type ReactNode, startTransition, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import type { Environment } from '../domain/environment'
 import { SSR_STATE_ID } from '../domain/page-shell'
-import { AppServicesProvider } from './app/app-context'
+import { AppRoot } from './app/app-root'
 import { applicationMachineRoutes } from './app/application-services'
 import { authRedirect, SETTLE_TIMEOUT_MS } from './app/auth-guards'
 import { takeCalculatorQuery } from './app/calculator-form'
@@ -16,8 +14,8 @@ import { sessionKnown } from './app/journey-services'
 import { followMachines, machineRoute } from './app/machine-routing'
 import { keepLanding, trackNavigation } from './app/navigation'
 import { type AppServices, createAppServices, TOKEN_COOKIE } from './app/services'
-import { loadMessages, MessagesProvider } from './i18n/messages'
-import { createAppRouter } from './router'
+import { loadMessages } from './i18n/messages'
+import { createAppRouter, routerContextOf } from './router'
 import { preloadClientExtras } from './ui/layout/layout'
 import { preloadSandboxPanel } from './ui/layout/sandbox-banner'
 import './ui/styles/index.css'
@@ -83,14 +81,7 @@ async function start() {
   await nextTask()
   const services = createAppServices({ sessionPage: forSession })
   await nextTask()
-  const router = createAppRouter({
-    api: services.api,
-    queryClient: services.queryClient,
-    shell: services.shell,
-    auth: services.auth,
-    journey: services.journey,
-    application: services.application,
-  })
+  const router = createAppRouter(routerContextOf(services))
   await nextTask()
   trackNavigation(router, services.shell)
   // Routes from machine state: the guards run again whenever one of these machines changes their answer.
@@ -107,17 +98,7 @@ async function start() {
       if (hydrating || key[1] !== 'calculator') services.queryClient.setQueryData(key, data)
   const [messages] = await Promise.all([messagesLoaded, knowDeployment(services)])
 
-  const app = (
-    <StrictMode>
-      <MessagesProvider messages={messages}>
-        <AppServicesProvider services={services}>
-          <QueryClientProvider client={services.queryClient}>
-            <RouterProvider router={router} />
-          </QueryClientProvider>
-        </AppServicesProvider>
-      </MessagesProvider>
-    </StrictMode>
-  )
+  const app = <AppRoot services={services} router={router} messages={messages} />
   // The page on screen stays until the app can draw it whole: its route code, texts and guards are loaded first,
   // and, for a session's page, the session itself (the header shows who is logged in).
   if (forSession) await Promise.all([sessionKnown(services, SETTLE_TIMEOUT_MS), preloadClientExtras()])

@@ -30,6 +30,16 @@ export type RouterContext = Pick<
   'api' | 'queryClient' | 'shell' | 'auth' | 'journey' | 'application'
 >
 
+/** The services the routes read, and nothing else of the app's services (their `stop`, say). */
+export const routerContextOf = (services: AppServices): RouterContext => ({
+  api: services.api,
+  queryClient: services.queryClient,
+  shell: services.shell,
+  auth: services.auth,
+  journey: services.journey,
+  application: services.application,
+})
+
 /** `history`: the server's render (src/entry-server.tsx) passes a memory history; the browser's is the default. */
 export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({
