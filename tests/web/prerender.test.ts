@@ -5,37 +5,20 @@
  * API prices, the query cache to hydrate with, the CSS inline, and a CSP that allows each inline block by hash.
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defaultCalculatorConfig } from '../../domain/calculator-config'
 import { CHECK_MS, createPrerenderer, fillTemplate, type ServerBundle } from '../../server/http/prerender'
 import { inlineStyleHashes, spaCsp } from '../../server/http/security-headers'
 import { displayMoney, formatRepayDate } from '../../src/features/calculator/format'
 import { createTestApp } from '../support/app'
-
-const CSS = '.site-header{display:flex}'
-const TEMPLATE = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>Hiram: fast, fair cash loans online</title>
-    <script type="module" crossorigin src="/assets/index-abc.js"></script>
-    <link rel="stylesheet" crossorigin href="/assets/index-abc.css">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>`
+import { createStandInBuild, STAND_IN_CSS, STAND_IN_TEMPLATE } from '../support/stand-in-build'
 
 let staticDir: string
 let t: Awaited<ReturnType<typeof createTestApp>>
 
 beforeAll(async () => {
-  staticDir = mkdtempSync(join(tmpdir(), 'hiram-prerender-'))
-  mkdirSync(join(staticDir, 'assets'))
-  writeFileSync(join(staticDir, 'index.html'), TEMPLATE)
-  writeFileSync(join(staticDir, 'assets', 'index-abc.css'), CSS)
+  staticDir = createStandInBuild('prerender')
   t = await createTestApp(
     {},
     { staticDir, serverBundle: import('../../src/entry-server') as Promise<ServerBundle> },
@@ -105,7 +88,7 @@ describe('the server-rendered home page', () => {
 
   it('comes with its CSS inline, the query cache, and a CSP that allows exactly its inline blocks', async () => {
     const { html, res } = await renderedPage('/')
-    expect(html).toContain(`<style>${CSS}</style>`)
+    expect(html).toContain(`<style>${STAND_IN_CSS}</style>`)
     expect(html).not.toContain('rel="stylesheet"')
     const state = /<script type="application\/json" id="ssr-state">([\s\S]*?)<\/script>/.exec(html)?.[1]
     const keys = (JSON.parse(state!) as [unknown[], unknown][]).map(([key]) => key)
@@ -138,7 +121,7 @@ describe('the server-rendered home page', () => {
 
 describe('fillTemplate', () => {
   it('escapes the title and keeps the JSON of the cache from closing its script', async () => {
-    const html = await fillTemplate(TEMPLATE, staticDir, {
+    const html = await fillTemplate(STAND_IN_TEMPLATE, staticDir, {
       html: '<p>x</p>',
       title: 'A <b> & "c"',
       state: JSON.stringify({ text: '</script><script>alert(1)</script>' }),

@@ -7,9 +7,7 @@
  * a bad one, or one the journey sends elsewhere gets the app's shell as before; two sessions never see each
  * other's page; and the logs carry ids, never the client's personal values.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SSR_STATE_ID } from '../../domain/page-shell'
 import {
@@ -21,27 +19,13 @@ import {
 import { spaCsp } from '../../server/http/security-headers'
 import { seedSmallPsgc } from '../api/journey-helpers'
 import { createTestApp } from '../support/app'
-
-const TEMPLATE = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>Hiram</title>
-    <script type="module" crossorigin src="/assets/index-abc.js"></script>
-    <link rel="stylesheet" crossorigin href="/assets/index-abc.css">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>`
+import { createStandInBuild } from '../support/stand-in-build'
 
 let staticDir: string
 let t: Awaited<ReturnType<typeof createTestApp>>
 
 beforeAll(async () => {
-  staticDir = mkdtempSync(join(tmpdir(), 'hiram-session-render-'))
-  mkdirSync(join(staticDir, 'assets'))
-  writeFileSync(join(staticDir, 'index.html'), TEMPLATE)
-  writeFileSync(join(staticDir, 'assets', 'index-abc.css'), '.layout{display:block}')
+  staticDir = createStandInBuild('session-render')
   t = await createTestApp(
     {},
     {
