@@ -111,8 +111,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       return Promise.resolve(undefined)
     const requestId = c.get('requestId') ?? randomUUID()
     const passed = ['user-agent', 'accept-language', 'x-forwarded-for', 'x-forwarded-proto']
+    const origin = new URL(c.req.url).origin
     const fetchInProcess: typeof fetch = (input, init) => {
-      const request = new Request(new URL(String(input), new URL(c.req.url).origin), init)
+      const request = new Request(new URL(String(input), origin), init)
       for (const name of passed) {
         const value = c.req.header(name)
         if (value !== undefined) request.headers.set(name, value)
