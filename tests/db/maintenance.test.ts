@@ -3,7 +3,7 @@
  * and a pass that analyzes and vacuums the tables that are due, on PGlite; nothing on PostgreSQL.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Database } from '../../server/db/client'
 import { maintainOnce, startMaintenance, tablesDue } from '../../server/db/maintenance'
 import { createLogger } from '../../server/logger'
@@ -30,6 +30,12 @@ describe('autovacuum thresholds', () => {
       { table: 'changed', analyze: true, vacuum: false },
       { table: 'dead', analyze: false, vacuum: true },
       { table: 'both', analyze: true, vacuum: true },
+    ])
+  })
+
+  it('vacuums a large table once 2,000 rows are dead, not 20% of it, so no vacuum pauses the database long', () => {
+    expect(tablesDue([stats('large', 100_000, 2_001, 0), stats('below', 100_000, 2_000, 0)])).toEqual([
+      { table: 'large', analyze: false, vacuum: true },
     ])
   })
 
@@ -76,14 +82,58 @@ describe.skipIf(usingPostgres)('a maintenance pass on PGlite', () => {
     expect(await tableStats()).toMatchObject({ vacuumed: true, dead: 0 })
   })
 
-  it('runs a pass at start and stops cleanly', async () => {
+  it('waits before each statement, ends the pass when told to, and leaves the session as it was', async () => {
+    await database.db.execute(
+      sql`insert into maintenance_probe select g, 'z' from generate_series(2000, 2400) g`,
+    )
+    let pauses = 0
+    const pause = (go: boolean) => async () => {
+      pauses++
+      return go
+    }
+    // Told to stop at the first wait: nothing is done.
+    expect(await maintainOnce(database, pause(false))).toEqual([])
+    expect(pauses).toBe(1)
+    pauses = 0
+    const done = await maintainOnce(database, pause(true))
+    expect(done).toContainEqual({ table: 'maintenance_probe', analyze: true, vacuum: false })
+    expect(pauses).toBe(done.reduce((n, w) => n + Number(w.analyze) + Number(w.vacuum), 0))
+    // The small sample is the ANALYZE's own: the session's setting is PostgreSQL's default again.
+    const { rows } = (await database.db.execute(sql`show default_statistics_target`)) as unknown as {
+      rows: { default_statistics_target: string }[]
+    }
+    expect(rows[0]!.default_statistics_target).toBe('100')
+  })
+
+  it('runs a pass at start, spaced out, and stops cleanly, even between two statements', async () => {
     await database.db.execute(
       sql`insert into maintenance_probe select g, 'y' from generate_series(1000, 1400) g`,
     )
-    const stop = startMaintenance(database, createLogger('silent'), 60_000)
+    const stop = startMaintenance(database, createLogger('silent'), 60_000, 1)
+    await vi.waitFor(
+      async () => {
+        await database.db.execute(sql`select pg_stat_force_next_flush()`)
+        const { rows } = (await database.db.execute(
+          sql`select n_mod_since_analyze::int as changed from pg_stat_user_tables where relname = 'maintenance_probe'`,
+        )) as unknown as { rows: { changed: number }[] }
+        expect(rows[0]!.changed).toBe(0)
+      },
+      { timeout: 30_000, interval: 50 },
+    )
     await stop()
     expect(await maintainOnce(database)).not.toContainEqual(
       expect.objectContaining({ table: 'maintenance_probe' }),
+    )
+
+    // A stop during the wait before a statement ends the pass there, at once.
+    await database.db.execute(
+      sql`insert into maintenance_probe select g, 'w' from generate_series(3000, 3400) g`,
+    )
+    // (A stop that waited out the 10-minute gap would fail this test on its timeout.)
+    const stopLate = startMaintenance(database, createLogger('silent'), 600_000, 600_000)
+    await stopLate()
+    expect(await maintainOnce(database)).toContainEqual(
+      expect.objectContaining({ table: 'maintenance_probe', analyze: true }),
     )
   })
 })
