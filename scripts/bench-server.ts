@@ -28,6 +28,7 @@ import { createSandboxMessaging } from '../server/providers/messaging'
 import { createSandboxGateway } from '../server/providers/payment-gateway-sandbox'
 import { sandboxPayout } from '../server/providers/payout'
 import { sandboxScoring } from '../server/providers/scoring'
+import { receiptsSent } from '../server/services/payments/batch-posting'
 import { installQueryCounter, type LoadOptions, runDirect, verifyRun } from './bench-payments-direct'
 import { benchGatewaySecret } from './bench-payments-events'
 import { createLoanFixture } from './bench-payments-fixture'
@@ -98,6 +99,8 @@ if (process.env.BENCH_PAYMENTS === '1') {
   bare.post('/payments/direct', async (c) => c.json(await runDirect(deps, await c.req.json<LoadOptions>())))
   bare.post('/payments/verify', async (c) => {
     const { tag } = await c.req.json<{ tag: string }>()
+    // A batched webhook answers at its commit; its receipt follows (server/services/payments/batch-posting.ts).
+    await receiptsSent(deps)
     return c.json(await verifyRun(database, tag))
   })
   // A CPU profile of this process over one run (BENCH_PAYMENTS_PROFILE), written where the bench asks.

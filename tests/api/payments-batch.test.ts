@@ -14,7 +14,7 @@ import { outboxMessage } from '../../server/db/schema-identity'
 import { stateTransition } from '../../server/db/schema-journey'
 import { loan } from '../../server/db/schema-lending'
 import { loanLedgerEntry, payment, paymentEvent, servicingJob } from '../../server/db/schema-payments'
-import { postPaidInBatch } from '../../server/services/payments/batch-posting'
+import { postPaidInBatch, receiptsSent } from '../../server/services/payments/batch-posting'
 import { RECEIPT_JOB } from '../../server/services/payments/job-kinds'
 import { afterPosting, receivePayment } from '../../server/services/payments/posting'
 import { createTestApp } from '../support/app'
@@ -126,6 +126,8 @@ it('posts a batch of paid events with the entries, loan rows, history and receip
     ),
   )
   expect(outcomes).toEqual(['posted', 'posted', 'posted', 'posted', 'posted'])
+  // The webhooks answered at the commit; their receipts follow.
+  await receiptsSent(t.deps)
   for (let i = 0; i < 5; i++) {
     const [b, s] = [await stateOf(batched[i]!), await stateOf(single[i]!)]
     expect(b.receipt).toEqual({ done: true, attempts: 1 })

@@ -116,12 +116,23 @@ export function postPaidInBatch(
   return poster.add(provider, event, clientId)
 }
 
+/**
+ * Resolves once the receipts of every payment this process posted in a batch so far were sent (or left to the
+ * worker). A batched webhook answers at its commit, before its receipt goes: whoever reads the outbox right
+ * after the answer (a test, the benchmark's check) waits for this first.
+ */
+export function receiptsSent(deps: BatchDeps): Promise<void> {
+  return posters.get(deps)?.receiptsSent() ?? Promise.resolve()
+}
+
 class Poster {
   private queue: Waiting[] = []
   private inFlight = 0
   /** Clients with an event in a batch being posted: their next event waits for it (one loan's payments in order). */
   private busy = new Set<number>()
   private scheduled = false
+  /** The batches under way, until their receipts were sent (their webhooks may have answered already). */
+  private running = new Set<Promise<void>>()
   /**
    * Batches in flight at once: PGlite runs one transaction at a time anyway; on PostgreSQL a second batch fills
    * the round trips and the commit of the first (their clients are disjoint, and the row locks order the rest).
@@ -178,16 +189,18 @@ class Poster {
       this.queue = rest
       this.inFlight++
       for (const id of clients) this.busy.add(id)
-      void this.run(batch)
+      const running: Promise<void> = this.run(batch)
         .catch(() => {
           // A promise already settled ignores this: only an event the batch left unanswered takes the single path.
           for (const item of batch) item.resolve('single')
         })
         .finally(() => {
           this.inFlight--
+          this.running.delete(running)
           for (const id of clients) this.busy.delete(id)
           if (this.queue.length) this.schedule()
         })
+      this.running.add(running)
     }
   }
 
@@ -216,13 +229,22 @@ class Poster {
         },
         'loan event',
       )
-    // The receipts go out after the commit, like `afterPosting`; a failure leaves the job to the worker.
+    // Each webhook answers once its payment is committed: what it reports is durable, and a gateway waits for
+    // nothing more. The receipts go out right after, like `afterPosting`: their jobs were committed with the
+    // payments, claimed by this process, so a receipt this process fails to send (or dies before sending) is
+    // the worker's once the claim lapses. The next batch waits for them, so receipts never pile up behind a
+    // stream of payments.
+    for (const p of planned) p.item.resolve('posted')
     try {
       await sendReceipts(deps, planned)
     } catch (error) {
       deps.logger.warn({ events: planned.length, err: errorForLog(error) }, 'batched receipts failed')
     }
-    for (const p of planned) p.item.resolve('posted')
+  }
+
+  /** Waits for the batches under way, their receipts included. */
+  async receiptsSent() {
+    while (this.running.size) await Promise.all([...this.running])
   }
 }
 
