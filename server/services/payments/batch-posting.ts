@@ -21,7 +21,7 @@
  * (provider, providerPaymentId) as before: a payment another process recorded meanwhile aborts the batch, whose
  * events then all take the single path (which answers `duplicate` where due).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { GatewayEvent } from '../../../domain/contract/payments'
 import {
   allocate,
@@ -47,11 +47,9 @@ import {
 } from '../../../domain/loan/loan-lifecycle.machine'
 import { clientIdOfReference, loanNumberOf, normaliseReference } from '../../../domain/payments/reference'
 import { manilaDate } from '../../../domain/pricing/manila-date'
-import { type BulkColumn, insertRows, insertSql, recordset } from '../../db/bulk'
+import { type BulkColumn, insertSql, recordset } from '../../db/bulk'
 import type { Tx } from '../../db/client'
 import { errorForLog } from '../../db/errors'
-import { client } from '../../db/schema-identity'
-import { clientJourney } from '../../db/schema-journey'
 import { loan } from '../../db/schema-lending'
 import { servicingJob } from '../../db/schema-payments'
 import type { AppDeps } from '../../deps'
@@ -262,37 +260,73 @@ function paymentLoan(rows: LoanRow[]): LoanRow | null {
   )
 }
 
+/** The batch's locks and reads (`postBatch`), each a JSON array; loans as `to_jsonb` gives their rows. */
+interface LockedReads {
+  journeys: { client_id: number | string; phone: string; email: string }[]
+  loans: Record<string, unknown>[]
+  sums: { loan_id: number | string; part: string; amount: string }[]
+  invoices: (number | string)[]
+  offsets: { scope: string; offset_days: number | string }[]
+}
+
+const LOAN_COLUMNS = Object.entries(getTableColumns(loan))
+
+/** A loan row read as JSON, as drizzle's select would give it (its columns' own conversions). */
+function loanRowOf(json: Record<string, unknown>): LoanRow {
+  const row: Record<string, unknown> = {}
+  for (const [key, column] of LOAN_COLUMNS) {
+    const value = json[column.name]
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
+  }
+  return row as LoanRow
+}
+
 /**
  * The batch's transaction: locks, reads, the money rules per loan, then the writes. Answers the events it
  * posted; the others were not touched.
  */
 async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]> {
   const clientIds = [...new Set(batch.map((i) => i.clientId))].sort((a, b) => a - b)
-  // The journey lock first, as every change of a client takes it (loans.ts `loanTransaction`); a client with
-  // no journey row takes the single path, which creates it.
-  // The receipt's contacts come with it (read here, sent after the commit).
-  const journeys = await tx
-    .select({ clientId: clientJourney.clientId, phone: client.phone, email: client.email })
-    .from(clientJourney)
-    .innerJoin(client, eq(client.id, clientJourney.clientId))
-    .where(inArray(clientJourney.clientId, clientIds))
-    .orderBy(asc(clientJourney.clientId))
-    .for('update', { of: clientJourney })
-  const locked = new Map(journeys.map((j) => [j.clientId, j]))
-  const loans = await tx
-    .select()
-    .from(loan)
-    .where(
-      and(
-        inArray(loan.clientId, clientIds),
-        // The states `loanForPayments` chooses among: a sold or written-off loan then takes the single path.
-        inArray(loan.state, ['active', 'on_hold', 'paid', 'sold_debt', 'write_off']),
-      ),
-    )
-    .orderBy(asc(loan.id))
-    .for('update')
+  const clientList = sql.raw(clientIds.map((id) => String(Math.trunc(id))).join(','))
+  const scopes = [INSTANCE_SCOPE, ...clientIds.map((id) => clientScope(id))]
+  // Locks and reads in ONE statement (each statement is a round trip, and about 1 ms of PGlite's one thread):
+  // - the journey locks first, as every change of a client takes it (loans.ts `loanTransaction`); a client with
+  //   no journey row takes the single path, which creates it. The receipt's contacts come with it;
+  // - then the loan locks, of the states `loanForPayments` chooses among (a sold or written-off loan then takes
+  //   the single path);
+  // - the balances and unpaid extension invoices of the active ones (an unpaid invoice may take the payment,
+  //   `payExtensionLocked`: the single path decides), and the clock offsets.
+  // The select list is evaluated left to right, each CTE once: the journeys are locked before the loans.
+  const { rows } = (await tx.execute(sql`
+    with journeys as (
+      select j.client_id, c.phone, c.email from client_journey j join client c on c.id = j.client_id
+      where j.client_id in (${clientList}) order by j.client_id for update of j),
+    loans as (
+      select * from loan
+      where client_id in (${clientList}) and state in ('active', 'on_hold', 'paid', 'sold_debt', 'write_off')
+      order by id for update),
+    open as (select id from loans where state = 'active')
+    select
+      (select coalesce(json_agg(journeys), '[]') from journeys) as journeys,
+      (select coalesce(json_agg(to_jsonb(loans) || jsonb_build_object('accrual_basis', accrual_basis::text)), '[]')
+        from loans) as loans,
+      (select coalesce(json_agg(s), '[]') from (
+        select loan_id, part, sum(amount)::text as amount from loan_ledger_entry
+        where loan_id in (select id from open) group by loan_id, part) s) as sums,
+      (select coalesce(json_agg(loan_id), '[]') from loan_extension
+        where loan_id in (select id from open) and invoice_status = 'unpaid') as invoices,
+      (select coalesce(json_agg(o), '[]') from (
+        select scope, offset_days from clock_offset where scope in (${sql.join(
+          scopes.map((scope) => sql`${scope}`),
+          sql`, `,
+        )})) o) as offsets`)) as unknown as { rows: LockedReads[] }
+  const read = rows[0]!
+  const locked = new Map(read.journeys.map((j) => [Number(j.client_id), j]))
   const byClient = new Map<number, LoanRow[]>()
-  for (const row of loans) byClient.set(row.clientId, [...(byClient.get(row.clientId) ?? []), row])
+  for (const json of read.loans) {
+    const row = loanRowOf(json)
+    byClient.set(row.clientId, [...(byClient.get(row.clientId) ?? []), row])
+  }
   const candidates: { item: Waiting; row: LoanRow; contact: { phone: string; email: string } }[] = []
   for (const item of batch) {
     if (!locked.has(item.clientId)) continue
@@ -303,36 +337,15 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   }
   if (!candidates.length) return []
   const loanIds = candidates.map((c) => c.row.id)
-  // The clock offsets, the balances and the unpaid extension invoices of the batch's loans, in one statement
-  // (an unpaid invoice may take the payment, `payExtensionLocked`: the single path decides).
-  const scopes = [INSTANCE_SCOPE, ...candidates.map((c) => clientScope(c.row.clientId))]
   const ids = sql.raw(loanIds.map((id) => String(Math.trunc(id))).join(','))
-  const reads = (await tx.execute(sql`
-    select 'offset' as kind, scope as key, null::bigint as loan_id, offset_days::text as value
-      from clock_offset where scope in (${sql.join(
-        scopes.map((scope) => sql`${scope}`),
-        sql`, `,
-      )})
-    union all
-    select 'sum', part, loan_id, coalesce(sum(amount), 0)::text from loan_ledger_entry
-      where loan_id in (${ids}) group by loan_id, part
-    union all
-    select 'invoice', null, loan_id, null from loan_extension where loan_id in (${ids}) and invoice_status = 'unpaid'
-  `)) as unknown as {
-    rows: { kind: string; key: string | null; loan_id: string | number | null; value: string | null }[]
-  }
-  const offsets = new Map<string, number>()
+  const offsets = new Map(read.offsets.map((o) => [o.scope, Number(o.offset_days)]))
+  const extended = new Set(read.invoices.map(Number))
   const balancesBy = new Map<number, Balances>()
-  const extended = new Set<number>()
-  for (const r of reads.rows) {
+  for (const r of read.sums) {
     const loanId = Number(r.loan_id)
-    if (r.kind === 'offset') offsets.set(r.key!, Number(r.value))
-    else if (r.kind === 'invoice') extended.add(loanId)
-    else {
-      const b = balancesBy.get(loanId) ?? zeroBalances()
-      b[r.key as LedgerPart] = Number(r.value)
-      balancesBy.set(loanId, b)
-    }
+    const b = balancesBy.get(loanId) ?? zeroBalances()
+    b[r.part as LedgerPart] = Number(r.amount)
+    balancesBy.set(loanId, b)
   }
   const offsetOf = (scope: string) => offsets.get(scope) ?? 0
 
@@ -371,46 +384,61 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   }
   if (!planned.length) return []
 
-  // The inbox rows; an event already there (a concurrent or earlier delivery) is left to the single path.
-  const inbox = await insertRows<{ id: string; provider: string; event_id: string }>(
-    tx,
-    'payment_event',
-    INBOX_COLUMNS,
-    planned.map(({ item }) => ({
-      provider: item.provider,
-      event_id: item.event.id,
-      type: item.event.type,
-      provider_payment_id: item.event.data.paymentId,
-      outcome: 'receiving',
-      received_at: now,
-    })),
-    sql`on conflict do nothing returning id::text as id, provider, event_id`,
+  // The inbox rows and the payments, in one statement: an event already in the inbox (a concurrent or earlier
+  // delivery) gets no payment here and is left to the single path.
+  const { rows: written } = (await tx.execute(sql`
+    with inbox as (${insertSql(
+      'payment_event',
+      INBOX_COLUMNS,
+      planned.map(({ item }) => ({
+        provider: item.provider,
+        event_id: item.event.id,
+        type: item.event.type,
+        provider_payment_id: item.event.data.paymentId,
+        outcome: 'receiving',
+        received_at: now,
+      })),
+      sql`on conflict do nothing returning id, provider, event_id`,
+    )}),
+    payments as (
+      insert into payment (${sql.raw(PAYMENT_COLUMNS.map(([name]) => name).join(', '))})
+      select ${sql.raw(PAYMENT_COLUMNS.map(([name]) => `r.${name}`).join(', '))}
+      from ${recordset(
+        [...PAYMENT_COLUMNS, ['event_id', 'text']],
+        planned.map(({ item, row, today }) => ({
+          provider: item.provider,
+          provider_payment_id: item.event.data.paymentId,
+          reference: normaliseReference(item.event.data.reference),
+          channel: item.event.data.channel,
+          amount: item.event.data.amount,
+          status: 'posted',
+          client_id: row.clientId,
+          loan_id: row.id,
+          source: 'webhook',
+          paid_at: new Date(item.event.data.paidAt ?? item.event.createdAt),
+          received_at: now,
+          posted_at: now,
+          business_date: today,
+          event_id: item.event.id,
+        })),
+      )}
+      join inbox on inbox.provider = r.provider and inbox.event_id = r.event_id
+      order by r.ord
+      on conflict do nothing
+      returning id, provider, provider_payment_id)
+    select 'inbox' as kind, id::text as id, provider, event_id as key from inbox
+    union all
+    select 'payment', id::text, provider, provider_payment_id from payments`)) as unknown as {
+    rows: { kind: 'inbox' | 'payment'; id: string; provider: string; key: string }[]
+  }
+  const inboxOf = new Map(
+    written.filter((r) => r.kind === 'inbox').map((r) => [`${r.provider}\u0000${r.key}`, Number(r.id)]),
   )
-  const inboxOf = new Map(inbox.map((r) => [`${r.provider}\u0000${r.event_id}`, Number(r.id)]))
   const posting = planned.filter((p) => inboxOf.has(`${p.item.provider}\u0000${p.item.event.id}`))
   if (!posting.length) return []
-
-  const payments = await insertRows<{ id: string; provider: string; provider_payment_id: string }>(
-    tx,
-    'payment',
-    PAYMENT_COLUMNS,
-    posting.map(({ item, row, today }) => ({
-      provider: item.provider,
-      provider_payment_id: item.event.data.paymentId,
-      reference: normaliseReference(item.event.data.reference),
-      channel: item.event.data.channel,
-      amount: item.event.data.amount,
-      status: 'posted',
-      client_id: row.clientId,
-      loan_id: row.id,
-      source: 'webhook',
-      paid_at: new Date(item.event.data.paidAt ?? item.event.createdAt),
-      received_at: now,
-      posted_at: now,
-      business_date: today,
-    })),
-    sql`on conflict do nothing returning id::text as id, provider, provider_payment_id`,
-  )
+  const payments = written
+    .filter((r) => r.kind === 'payment')
+    .map((r) => ({ id: r.id, provider: r.provider, provider_payment_id: r.key }))
   // A payment recorded meanwhile (reconciliation, another event of it): roll the batch back, post one by one.
   if (payments.length !== posting.length) throw new Error('a payment of the batch was already recorded')
   const paymentIdOf = new Map(
