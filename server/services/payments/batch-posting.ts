@@ -260,6 +260,12 @@ function paymentLoan(rows: LoanRow[]): LoanRow | null {
   )
 }
 
+/**
+ * Ids written into the statement as literals (integers only): beside a join on a recordset, whose size the
+ * planner cannot see, they let it reach the rows by their index.
+ */
+const idList = (values: readonly number[]) => sql.raw(values.map((v) => String(Math.trunc(v))).join(','))
+
 /** The batch's locks and reads (`postBatch`), each a JSON array; loans as `to_jsonb` gives their rows. */
 interface LockedReads {
   journeys: { client_id: number | string; phone: string; email: string }[]
@@ -287,7 +293,7 @@ function loanRowOf(json: Record<string, unknown>): LoanRow {
  */
 async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]> {
   const clientIds = [...new Set(batch.map((i) => i.clientId))].sort((a, b) => a - b)
-  const clientList = sql.raw(clientIds.map((id) => String(Math.trunc(id))).join(','))
+  const clientList = idList(clientIds)
   const scopes = [INSTANCE_SCOPE, ...clientIds.map((id) => clientScope(id))]
   // Locks and reads in ONE statement (each statement is a round trip, and about 1 ms of PGlite's one thread):
   // - the journey locks first, as every change of a client takes it (loans.ts `loanTransaction`); a client with
@@ -337,7 +343,7 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   }
   if (!candidates.length) return []
   const loanIds = candidates.map((c) => c.row.id)
-  const ids = sql.raw(loanIds.map((id) => String(Math.trunc(id))).join(','))
+  const ids = idList(loanIds)
   const offsets = new Map(read.offsets.map((o) => [o.scope, Number(o.offset_days)]))
   const extended = new Set(read.invoices.map(Number))
   const balancesBy = new Map<number, Balances>()
@@ -431,19 +437,15 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
     select 'payment', id::text, provider, provider_payment_id from payments`)) as unknown as {
     rows: { kind: 'inbox' | 'payment'; id: string; provider: string; key: string }[]
   }
-  const inboxOf = new Map(
-    written.filter((r) => r.kind === 'inbox').map((r) => [`${r.provider}\u0000${r.key}`, Number(r.id)]),
-  )
+  // The new rows' ids by provider and key: the event's id for an inbox row, the gateway's payment id for a payment.
+  const idsOf = (kind: 'inbox' | 'payment') =>
+    new Map(written.filter((r) => r.kind === kind).map((r) => [`${r.provider}\u0000${r.key}`, Number(r.id)]))
+  const inboxOf = idsOf('inbox')
   const posting = planned.filter((p) => inboxOf.has(`${p.item.provider}\u0000${p.item.event.id}`))
   if (!posting.length) return []
-  const payments = written
-    .filter((r) => r.kind === 'payment')
-    .map((r) => ({ id: r.id, provider: r.provider, provider_payment_id: r.key }))
+  const paymentIdOf = idsOf('payment')
   // A payment recorded meanwhile (reconciliation, another event of it): roll the batch back, post one by one.
-  if (payments.length !== posting.length) throw new Error('a payment of the batch was already recorded')
-  const paymentIdOf = new Map(
-    payments.map((p) => [`${p.provider}\u0000${p.provider_payment_id}`, Number(p.id)]),
-  )
+  if (paymentIdOf.size !== posting.length) throw new Error('a payment of the batch was already recorded')
   const idOf = (p: Planned) => paymentIdOf.get(`${p.item.provider}\u0000${p.item.event.data.paymentId}`)!
 
   // The entries in the single path's order: each loan's accrual, then its allocation.
@@ -518,7 +520,7 @@ async function postBatch(tx: Tx, batch: Waiting[], now: Date): Promise<Planned[]
   const charges = posting.map((p) => p.item.event.data.paymentId)
   // The id lists beside the joins let the planner reach the rows by their index instead of scanning the table
   // (it cannot see how few rows a recordset holds).
-  const inboxIds = sql.raw(outcomes.map((o) => String(Math.trunc(o.id!))).join(','))
+  const inboxIds = idList(outcomes.map((o) => o.id!))
   // Everything else the payments cause, in one statement (data-modifying CTEs: none reads another's rows).
   await tx.execute(sql`
     with entries as (${insertSql('loan_ledger_entry', LEDGER_COLUMNS, entries)}),
