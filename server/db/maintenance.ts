@@ -97,7 +97,9 @@ export async function maintainOnce(
   const done: TableWork[] = []
   for (const { table, analyze, vacuum } of work) {
     const name = sql.identifier(table)
+    // Kept before the work, so a pass ended between a table's vacuum and its analyze still reports the vacuum.
     const did: TableWork = { table, analyze: false, vacuum: false }
+    done.push(did)
     if (vacuum) {
       if (!(await pause())) break
       await database.db.execute(sql`vacuum ${name}`)
@@ -113,7 +115,6 @@ export async function maintainOnce(
       })
       did.analyze = true
     }
-    done.push(did)
   }
   return done.filter((w) => w.analyze || w.vacuum)
 }
