@@ -57,6 +57,8 @@ const CONNECTIONS = Number(process.env.BENCH_PAYMENTS_CONNECTIONS ?? 50)
  * any slower answer would delay the next events in the generator, not in the server.
  */
 const PACED_CONNECTIONS = Number(process.env.BENCH_PAYMENTS_PACED_CONNECTIONS ?? 50)
+/** The slowest pace a layer is measured at (the direct posting's half closed loop may be below it). */
+const MIN_PACED_RATE = 10
 const ROUNDS = Number(process.env.BENCH_PAYMENTS_ROUNDS ?? 3)
 const ROUND_SECONDS = Number(process.env.BENCH_PAYMENTS_SECONDS ?? 4)
 const PACED_SECONDS = Number(process.env.BENCH_PAYMENTS_PACED_SECONDS ?? 5)
@@ -401,7 +403,7 @@ async function benchDatabase(kind: Kind, ports: [number, number]): Promise<Datab
     const rates = new Map(
       LAYERS.map((layer) => {
         const capacity = median(result.rounds.map((round) => round.find((r) => r.layer === layer)!.rate))
-        return [layer, Math.max(CONNECTIONS, Math.round(capacity >= target ? target : capacity * 0.5))]
+        return [layer, Math.max(MIN_PACED_RATE, Math.round(capacity >= target ? target : capacity * 0.5))]
       }),
     )
     for (let i = 0; i < ROUNDS; i++) {
